@@ -1,0 +1,57 @@
+package org.sparknet.api;
+
+import java.util.List;
+import java.util.Map;
+import org.sparknet.ndarray.NDArray;
+import org.sparknet.ndarray.Shape;
+
+/**
+ * A trainable network with its solver: the SPI that engines implement ({@code sparknet-caffe}'s
+ * CaffeNet; small pure-Java nets in tests). Instances hold native state, are used by one thread at
+ * a time, and must be closed by whoever created them.
+ *
+ * <p>Data comes in through {@link BatchFeeder}s, which write each batch directly into the input
+ * blobs. Weights go out and in as heap {@link WeightCollection}s keyed by layer name.
+ */
+public interface Net extends AutoCloseable {
+
+  /** The net's name (Caffe's {@code name:} field). */
+  String name();
+
+  /** Input blobs of a phase and their shapes, in the order the net declares them. */
+  Map<String, Shape> inputShapes(Phase phase);
+
+  /**
+   * Runs {@code numSteps} solver iterations. Before each, {@code feeder} fills the train-phase
+   * inputs. Returns the mean training loss over the steps.
+   */
+  float train(int numSteps, BatchFeeder feeder);
+
+  /**
+   * Runs {@code numSteps} forward passes of the test-phase net (weights shared with training).
+   * Returns the mean over the steps of each scalar output (loss, accuracy), keyed by blob name.
+   */
+  Map<String, Float> test(int numSteps, BatchFeeder feeder);
+
+  /**
+   * One forward pass of the test-phase net over the batch that {@code feeder} writes. Returns
+   * owning copies of the named blobs; the caller closes them.
+   */
+  Map<String, NDArray> forward(BatchFeeder feeder, List<String> blobs);
+
+  /** A heap copy of every learnable array, by layer name, in net order. */
+  WeightCollection getWeights();
+
+  /**
+   * Copies {@code weights} into the net. Rejects a collection with missing, extra or mis-shaped
+   * layers before changing anything, with a message that lists them.
+   */
+  void setWeights(WeightCollection weights);
+
+  /** The solver's iteration count (the step count that drives its learning-rate policy). */
+  int iteration();
+
+  /** Frees all native state; idempotent. Any later call throws {@link IllegalStateException}. */
+  @Override
+  void close();
+}

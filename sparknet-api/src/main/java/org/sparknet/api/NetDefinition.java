@@ -1,0 +1,39 @@
+package org.sparknet.api;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Everything needed to build a net on any machine, as plain text: which engine, the solver
+ * definition, optionally the net definition when the solver does not embed one, a seed and the
+ * device. This is what is shipped to executors; the net itself is rebuilt there.
+ *
+ * @param engine the {@link NetProvider#engine()} that builds it, for example "caffe"
+ * @param solverText the solver definition (Caffe: SolverParameter prototxt)
+ * @param netText the net definition, or null when the solver text carries it ({@code net_param})
+ * @param seed random seed for weight initialisation and data order
+ * @param device "cpu" or "gpu:N"
+ */
+public record NetDefinition(
+    String engine, String solverText, String netText, long seed, String device)
+    implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public NetDefinition {
+    Objects.requireNonNull(engine, "engine");
+    Objects.requireNonNull(solverText, "solverText");
+    Objects.requireNonNull(device, "device");
+    if (!device.equals("cpu") && !device.matches("gpu:\\d+")) {
+      throw new IllegalArgumentException(
+          "Device must be 'cpu' or 'gpu:N' (N the device id) but was '" + device + "'");
+    }
+  }
+
+  public NetDefinition withSeed(long newSeed) {
+    return new NetDefinition(engine, solverText, netText, newSeed, device);
+  }
+
+  public NetDefinition withDevice(String newDevice) {
+    return new NetDefinition(engine, solverText, netText, seed, newDevice);
+  }
+}

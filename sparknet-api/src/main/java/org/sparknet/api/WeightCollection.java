@@ -1,0 +1,368 @@
+package org.sparknet.api;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.sparknet.ndarray.NDArray;
+import org.sparknet.ndarray.Shape;
+
+/**
+ * The learnable weights of a net: an ordered map from layer name to that layer's weight arrays (for
+ * a convolution: filters, then bias), each a shape and its floats in row-major order.
+ *
+ * <p>This is what crosses the wire between the Spark driver and the executors, so it lives on the
+ * heap (no native memory to free, safe to hand to Spark). The arithmetic that averaging needs is a
+ * tight loop over contiguous {@code float[]}s, which the JIT vectorises; see BENCHMARKS.md for its
+ * cost against a plain copy of the same bytes.
+ */
+public final class WeightCollection implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final LinkedHashMap<String, List<Tensor>> layers;
+
+  /** One weight array: a shape and its data, row-major. The data array is shared, not copied. */
+  public static final class Tensor implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final Shape shape;
+    private final float[] data;
+
+    public Tensor(Shape shape, float[] data) {
+      Objects.requireNonNull(shape, "shape");
+      Objects.requireNonNull(data, "data");
+      if (shape.size() != data.length) {
+        throw new IllegalArgumentException(
+            "Weight array of shape "
+                + shape
+                + " needs "
+                + shape.size()
+                + " floats but has "
+                + data.length);
+      }
+      this.shape = shape;
+      this.data = data;
+    }
+
+    /** A heap copy of the contents of {@code array}. */
+    public static Tensor copyOf(NDArray array) {
+      return new Tensor(array.shape(), array.toArray());
+    }
+
+    public Shape shape() {
+      return shape;
+    }
+
+    /** The backing array itself (not a copy): writing to it changes this tensor. */
+    public float[] data() {
+      return data;
+    }
+
+    Tensor copy() {
+      return new Tensor(shape, data.clone());
+    }
+  }
+
+  public WeightCollection() {
+    this.layers = new LinkedHashMap<>();
+  }
+
+  private WeightCollection(LinkedHashMap<String, List<Tensor>> layers) {
+    this.layers = layers;
+  }
+
+  /** Adds a layer's weight arrays, in the order the net holds them. */
+  public WeightCollection put(String layer, List<Tensor> weights) {
+    Objects.requireNonNull(layer, "layer");
+    if (layers.containsKey(layer)) {
+      throw new IllegalArgumentException(
+          "Layer '" + layer + "' is already in this weight collection");
+    }
+    layers.put(layer, new ArrayList<>(weights));
+    return this;
+  }
+
+  /** Layer names in order. */
+  public List<String> layerNames() {
+    return List.copyOf(layers.keySet());
+  }
+
+  /** The weight arrays of {@code layer}; throws if the layer is absent. */
+  public List<Tensor> get(String layer) {
+    List<Tensor> w = layers.get(layer);
+    if (w == null) {
+      throw new IllegalArgumentException(
+          "No layer '" + layer + "' in this weight collection; it holds " + layers.keySet());
+    }
+    return Collections.unmodifiableList(w);
+  }
+
+  public boolean contains(String layer) {
+    return layers.containsKey(layer);
+  }
+
+  public int numLayers() {
+    return layers.size();
+  }
+
+  /** Total number of floats over all arrays. */
+  public long numFloats() {
+    long n = 0;
+    for (List<Tensor> ts : layers.values()) {
+      for (Tensor t : ts) {
+        n += t.data.length;
+      }
+    }
+    return n;
+  }
+
+  /** A deep copy. */
+  public WeightCollection copy() {
+    LinkedHashMap<String, List<Tensor>> m = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> ts = new ArrayList<>(e.getValue().size());
+      for (Tensor t : e.getValue()) {
+        ts.add(t.copy());
+      }
+      m.put(e.getKey(), ts);
+    }
+    return new WeightCollection(m);
+  }
+
+  /** A collection of the same layers and shapes, filled with zeros. */
+  public WeightCollection zerosLike() {
+    LinkedHashMap<String, List<Tensor>> m = new LinkedHashMap<>();
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> ts = new ArrayList<>(e.getValue().size());
+      for (Tensor t : e.getValue()) {
+        ts.add(new Tensor(t.shape, new float[t.data.length]));
+      }
+      m.put(e.getKey(), ts);
+    }
+    return new WeightCollection(m);
+  }
+
+  // ---------------------------------------------------------------- arithmetic (in place)
+
+  /** this += other; both must have the same layers and shapes. Returns this. */
+  public WeightCollection add(WeightCollection other) {
+    return addScaled(1f, other);
+  }
+
+  /** this += alpha * other; both must have the same layers and shapes. Returns this. */
+  public WeightCollection addScaled(float alpha, WeightCollection other) {
+    checkSameStructure(other);
+    Iterator<List<Tensor>> it = other.layers.values().iterator();
+    for (List<Tensor> mine : layers.values()) {
+      List<Tensor> theirs = it.next();
+      for (int i = 0; i < mine.size(); i++) {
+        axpy(alpha, theirs.get(i).data, mine.get(i).data);
+      }
+    }
+    return this;
+  }
+
+  /** this *= alpha. Returns this. */
+  public WeightCollection scale(float alpha) {
+    for (List<Tensor> ts : layers.values()) {
+      for (Tensor t : ts) {
+        float[] y = t.data;
+        for (int j = 0; j < y.length; j++) {
+          y[j] *= alpha;
+        }
+      }
+    }
+    return this;
+  }
+
+  /**
+   * The element-wise mean of {@code collections}, a new collection. The sum runs in the order
+   * given, so the result is deterministic; averaging N identical collections returns them exactly
+   * only up to float rounding of N·x/N, which is exact for N a power of two.
+   */
+  public static WeightCollection mean(Collection<WeightCollection> collections) {
+    if (collections.isEmpty()) {
+      throw new IllegalArgumentException("Cannot average an empty list of weight collections");
+    }
+    Iterator<WeightCollection> it = collections.iterator();
+    WeightCollection sum = it.next().copy();
+    while (it.hasNext()) {
+      sum.add(it.next());
+    }
+    return sum.scale(1f / collections.size());
+  }
+
+  private static void axpy(float alpha, float[] x, float[] y) {
+    for (int j = 0; j < y.length; j++) {
+      y[j] += alpha * x[j];
+    }
+  }
+
+  /** True when every value is finite (no NaN, no infinity). */
+  public boolean isFinite() {
+    return firstNonFinite() == null;
+  }
+
+  /** Names the first non-finite value as "layer[array][index]=value", or null if all are finite. */
+  public String firstNonFinite() {
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> ts = e.getValue();
+      for (int i = 0; i < ts.size(); i++) {
+        float[] d = ts.get(i).data;
+        for (int j = 0; j < d.length; j++) {
+          if (!Float.isFinite(d[j])) {
+            return e.getKey() + "[" + i + "][" + j + "]=" + d[j];
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- structure and comparison
+
+  /**
+   * Throws {@link IllegalArgumentException} unless {@code other} has the same layers, in the same
+   * order, with the same number and shapes of arrays; the message lists every difference.
+   */
+  public void checkSameStructure(WeightCollection other) {
+    String diff = structureDifference(other);
+    if (diff != null) {
+      throw new IllegalArgumentException(diff);
+    }
+  }
+
+  /** Describes how the structure of {@code other} differs from this one, or null if it does not. */
+  public String structureDifference(WeightCollection other) {
+    List<String> problems = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (String k : layers.keySet()) {
+      if (!other.layers.containsKey(k)) {
+        missing.add(k);
+      }
+    }
+    List<String> extra = new ArrayList<>();
+    for (String k : other.layers.keySet()) {
+      if (!layers.containsKey(k)) {
+        extra.add(k);
+      }
+    }
+    if (!missing.isEmpty()) {
+      problems.add("missing layers " + missing);
+    }
+    if (!extra.isEmpty()) {
+      problems.add("unexpected layers " + extra);
+    }
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> theirs = other.layers.get(e.getKey());
+      if (theirs == null) {
+        continue;
+      }
+      List<Tensor> mine = e.getValue();
+      if (mine.size() != theirs.size()) {
+        problems.add(
+            "layer '" + e.getKey() + "' has " + theirs.size() + " arrays, expected " + mine.size());
+        continue;
+      }
+      for (int i = 0; i < mine.size(); i++) {
+        if (!mine.get(i).shape.equals(theirs.get(i).shape)) {
+          problems.add(
+              "layer '"
+                  + e.getKey()
+                  + "' array "
+                  + i
+                  + " has shape "
+                  + theirs.get(i).shape
+                  + ", expected "
+                  + mine.get(i).shape);
+        }
+      }
+    }
+    if (problems.isEmpty()
+        && !List.copyOf(layers.keySet()).equals(List.copyOf(other.layers.keySet()))) {
+      problems.add(
+          "layer order differs: expected "
+              + layers.keySet()
+              + " but found "
+              + other.layers.keySet());
+    }
+    if (problems.isEmpty()) {
+      return null;
+    }
+    return "Weight collections differ: "
+        + String.join("; ", problems)
+        + " (expected layers "
+        + layers.keySet()
+        + ", found "
+        + other.layers.keySet()
+        + ")";
+  }
+
+  /**
+   * Null when both have the same structure and every pair of values satisfies {@code |a - b| <=
+   * atol + rtol * |b|} (b from {@code other}); otherwise a description of the first difference.
+   */
+  public String differenceFrom(WeightCollection other, double rtol, double atol) {
+    String structural = structureDifference(other);
+    if (structural != null) {
+      return structural;
+    }
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> mine = e.getValue();
+      List<Tensor> theirs = other.layers.get(e.getKey());
+      for (int i = 0; i < mine.size(); i++) {
+        float[] a = mine.get(i).data;
+        float[] b = theirs.get(i).data;
+        for (int j = 0; j < a.length; j++) {
+          double d = Math.abs((double) a[j] - b[j]);
+          if (!(d <= atol + rtol * Math.abs(b[j]))) {
+            return "layer '"
+                + e.getKey()
+                + "' array "
+                + i
+                + " index "
+                + j
+                + ": this has "
+                + a[j]
+                + ", the other has "
+                + b[j]
+                + " (rtol "
+                + rtol
+                + ", atol "
+                + atol
+                + ")";
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** True when {@link #differenceFrom} finds no difference. */
+  public boolean allClose(WeightCollection other, double rtol, double atol) {
+    return differenceFrom(other, rtol, atol) == null;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("WeightCollection{");
+    boolean first = true;
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      if (!first) {
+        sb.append(", ");
+      }
+      first = false;
+      sb.append(e.getKey()).append('=');
+      List<Shape> shapes = new ArrayList<>();
+      for (Tensor t : e.getValue()) {
+        shapes.add(t.shape);
+      }
+      sb.append(shapes);
+    }
+    return sb.append("; ").append(numFloats()).append(" floats}").toString();
+  }
+}
