@@ -1,0 +1,162 @@
+package org.sparknet.apps.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.Example;
+import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.apps.data.FashionMnist;
+import org.sparknet.apps.data.IdxDataset;
+import org.sparknet.apps.mnist.LeNet;
+import org.sparknet.apps.plot.CurvePlot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The main job: LeNet on Fashion-MNIST, trained with model averaging on a local Spark. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Train LeNet on Fashion-MNIST (60,000 training and 10,000 test images) on an embedded local"
+          + " Spark with model averaging, print one line per round and the final test accuracy, and"
+          + " write a PNG of the loss and accuracy curves."
+    })
+public final class DemoCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description =
+          "Directory with the Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
+              + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist).")
+  Path data;
+
+  @Option(names = "--workers", defaultValue = "2", description = "Partitions (one net each); default ${DEFAULT-VALUE}.")
+  int workers;
+
+  @Option(names = "--tau", defaultValue = "50", description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
+  int tau;
+
+  @Option(names = "--epochs", defaultValue = "3", description = "Passes over the training set; default ${DEFAULT-VALUE}.")
+  double epochs;
+
+  @Option(names = "--lr", defaultValue = "0.03", description = "Base learning rate (SGD, momentum 0.9, inv policy); default ${DEFAULT-VALUE}.")
+  double lr;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed for weights and data order; default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
+  String master;
+
+  @Option(names = "--plot", defaultValue = "sparknet-demo.png", description = "PNG file for the curves; default ${DEFAULT-VALUE}.")
+  Path plot;
+
+  @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
+  Path metrics;
+
+  @Override
+  public Integer call() {
+    if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
+      throw new IllegalArgumentException(
+          "--workers and --tau must be >= 1 and --epochs and --lr > 0 (got workers="
+              + workers + ", tau=" + tau + ", epochs=" + epochs + ", lr=" + lr + ")");
+    }
+    PrintStream out = System.out;
+    FashionMnist dataset = FashionMnist.locate(data);
+    IdxDataset train = dataset.train();
+    IdxDataset test = dataset.test();
+    NetDefinition net = LeNet.definition(seed, lr);
+    long examplesPerRound = (long) workers * tau * LeNet.TRAIN_BATCH;
+    // Never more than the epochs asked for: the accuracy is reported "after N epochs".
+    int rounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
+    out.printf(
+        "SparkNet demo: LeNet on Fashion-MNIST (%,d train / %,d test images from %s)%n",
+        train.count(), test.count(), dataset.dir());
+    out.printf(
+        "%d workers, tau=%d steps of batch %d, %d rounds (%.1f epochs)%n",
+        workers, tau, LeNet.TRAIN_BATCH, rounds, epochs);
+
+    SparkSession spark = SparkSessions.local(master == null ? "local[" + workers + "]" : master, "SparkNet demo");
+    try {
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      JavaRDD<Example> trainRdd = train.toRdd(sc, workers, 1f / 256);
+      JavaRDD<Example> testRdd = test.toRdd(sc, workers, 1f / 256);
+      TrainerConfig.Builder config =
+          TrainerConfig.builder()
+              .setNetDefinition(net)
+              .optTau(tau)
+              .optWorkers(workers)
+              .optSeed(seed)
+              .optMaxRounds(rounds);
+      if (metrics != null) {
+        config.optMetricsFile(metrics.toString());
+      }
+      List<Double> lossX = new ArrayList<>();
+      List<Double> lossY = new ArrayList<>();
+      List<Double> accX = new ArrayList<>();
+      List<Double> accY = new ArrayList<>();
+      long start = System.nanoTime();
+      try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
+        trainer.setTrainingData(trainRdd);
+        trainer.setValidationData(testRdd);
+        long seen = 0;
+        int epochsDone = 0;
+        for (int r = 1; r <= rounds; r++) {
+          RoundMetrics m = trainer.trainRound();
+          seen += m.examples();
+          double epoch = (double) seen / train.count();
+          lossX.add(epoch);
+          lossY.add((double) m.meanLoss());
+          String acc = "";
+          if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds) {
+            epochsDone = (int) Math.floor(epoch + 1e-9);
+            float a = accuracy(trainer.test());
+            accX.add(epoch);
+            accY.add((double) a);
+            acc = String.format("  test accuracy %.4f", a);
+          }
+          out.printf(
+              "%s round %3d/%d  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
+              ProgressBar.render(r, rounds, 20),
+              r,
+              rounds,
+              epoch,
+              m.meanLoss(),
+              m.imagesPerSecond(),
+              100.0 * m.computeMillis() / Math.max(1, m.wallMillis()),
+              acc);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        float finalAccuracy = accY.isEmpty() ? Float.NaN : accY.get(accY.size() - 1).floatValue();
+        new CurvePlot("epoch")
+            .add(new CurvePlot.Series("Training loss (mean per round)", "loss", lossX, lossY))
+            .add(new CurvePlot.Series("Fashion-MNIST test accuracy", "accuracy", accX, accY))
+            .write(plot);
+        out.printf(
+            "Final test accuracy %.4f after %.2f epochs in %.0f s; curves written to %s%n",
+            finalAccuracy, lossX.get(lossX.size() - 1), seconds, plot.toAbsolutePath());
+      }
+    } finally {
+      spark.stop();
+    }
+    return SparkNetCli.EXIT_OK;
+  }
+
+  private static float accuracy(Map<String, Float> testMetrics) {
+    Float a = testMetrics.get("accuracy");
+    if (a == null) {
+      throw new IllegalStateException("The test net reports no 'accuracy' output; it has " + testMetrics.keySet());
+    }
+    return a;
+  }
+}

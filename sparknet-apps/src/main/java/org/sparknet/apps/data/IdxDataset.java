@@ -1,0 +1,140 @@
+package org.sparknet.apps.data;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.data.Example;
+
+/**
+ * A pair of IDX files (images and labels, MNIST layout) read into Spark as labelled examples.
+ *
+ * <p>The files are checked on the driver (magic numbers, matching counts, labels in range); the
+ * records are then read on the executors, each partition reading its own range of records, so no
+ * data is shipped from the driver inside tasks. On a cluster the files must be readable at the same
+ * path on every worker (a shared volume).
+ */
+public final class IdxDataset {
+  private final IdxFile images;
+  private final IdxFile labels;
+  private final int numClasses;
+
+  private IdxDataset(IdxFile images, IdxFile labels, int numClasses) {
+    this.images = images;
+    this.labels = labels;
+    this.numClasses = numClasses;
+  }
+
+  /**
+   * Opens and validates an images file and its labels file. Every label must lie in {@code [0,
+   * numClasses)}.
+   */
+  public static IdxDataset open(Path imagesFile, Path labelsFile, int numClasses) {
+    IdxFile images = IdxFile.open(imagesFile);
+    IdxFile labels = IdxFile.open(labelsFile);
+    if (labels.recordSize() != 1 || labels.recordDims().length != 0) {
+      throw new IllegalArgumentException(
+          "Labels file "
+              + labelsFile
+              + " has records of shape "
+              + Arrays.toString(labels.recordDims())
+              + "; expected one byte per record (an IDX file of rank 1)");
+    }
+    if (images.count() != labels.count()) {
+      throw new IllegalArgumentException(
+          "Images file "
+              + imagesFile
+              + " has "
+              + images.count()
+              + " records but labels file "
+              + labelsFile
+              + " has "
+              + labels.count()
+              + "; they must match one to one");
+    }
+    byte[] all = labels.readRecords(0, labels.count());
+    for (int i = 0; i < all.length; i++) {
+      int label = all[i] & 0xff;
+      if (label >= numClasses) {
+        throw new IllegalArgumentException(
+            "Labels file "
+                + labelsFile
+                + " record "
+                + i
+                + " has label "
+                + label
+                + ", outside [0, "
+                + numClasses
+                + ")");
+      }
+    }
+    return new IdxDataset(images, labels, numClasses);
+  }
+
+  public int count() {
+    return images.count();
+  }
+
+  public int numClasses() {
+    return numClasses;
+  }
+
+  /** Shape of one example as Caffe sees it: [channels = 1, rows, columns]. */
+  public List<Integer> sampleShape() {
+    List<Integer> shape = new ArrayList<>();
+    shape.add(1);
+    for (int d : images.recordDims()) {
+      shape.add(d);
+    }
+    return shape;
+  }
+
+  /** Reads records {@code [from, to)} as examples, pixels multiplied by {@code scale}. */
+  public List<Example> read(int from, int to, float scale) {
+    return read(images.path().toString(), labels.path().toString(), from, to, scale);
+  }
+
+  /**
+   * The whole dataset as an RDD of {@code partitions} partitions of consecutive records, read on
+   * the executors; pixels are multiplied by {@code scale} (1/256 gives Caffe's LeNet input).
+   */
+  public JavaRDD<Example> toRdd(JavaSparkContext sc, int partitions, float scale) {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
+    }
+    // Locals only: the closure must not capture this object.
+    String imagesPath = images.path().toString();
+    String labelsPath = labels.path().toString();
+    int n = count();
+    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
+    return sc.parallelize(shards, partitions)
+        .flatMap(
+            shard -> {
+              int from = (int) ((long) n * shard / partitions);
+              int to = (int) ((long) n * (shard + 1) / partitions);
+              return read(imagesPath, labelsPath, from, to, scale).iterator();
+            });
+  }
+
+  private static List<Example> read(
+      String imagesPath, String labelsPath, int from, int to, float scale) {
+    IdxFile images = IdxFile.open(Path.of(imagesPath));
+    IdxFile labels = IdxFile.open(Path.of(labelsPath));
+    byte[] pixels = images.readRecords(from, to);
+    byte[] labelBytes = labels.readRecords(from, to);
+    int size = images.recordSize();
+    List<Example> out = new ArrayList<>(to - from);
+    for (int r = 0; r < to - from; r++) {
+      float[] features = new float[size];
+      for (int j = 0; j < size; j++) {
+        features[j] = (pixels[r * size + j] & 0xff) * scale;
+      }
+      out.add(new Example(features, labelBytes[r] & 0xff));
+    }
+    return out;
+  }
+}

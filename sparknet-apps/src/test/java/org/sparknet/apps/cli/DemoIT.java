@@ -1,0 +1,56 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The main job end to end, exactly as README runs it: LeNet on the full Fashion-MNIST, 2 workers on
+ * local[2], τ = 50, 3 epochs. The acceptance bar is 0.88 test accuracy.
+ */
+class DemoIT {
+  @TempDir Path tmp;
+
+  @Test
+  void demoReachesTheAccuracyBarAndWritesThePlot() throws Exception {
+    Path png = tmp.resolve("curves.png");
+    Path metrics = tmp.resolve("metrics.jsonl");
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream old = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit = SparkNetCli.run("demo", "--plot", png.toString(), "--metrics", metrics.toString());
+    } finally {
+      System.setOut(old);
+    }
+    String out = captured.toString(StandardCharsets.UTF_8);
+    System.out.println(out);
+    assertEquals(0, exit, out);
+
+    List<String> roundLines = out.lines().filter(l -> l.contains(" round ")).toList();
+    assertEquals(28, roundLines.size(), "3 epochs of 60,000 at 2 x 50 x 64 per round: " + out);
+    Matcher m = Pattern.compile("Final test accuracy (\\d\\.\\d+) after (\\d\\.\\d+) epochs").matcher(out);
+    assertTrue(m.find(), out);
+    double accuracy = Double.parseDouble(m.group(1));
+    double epochs = Double.parseDouble(m.group(2));
+    assertTrue(epochs <= 3.0 && epochs > 2.9, "epochs " + epochs);
+    assertTrue(accuracy >= 0.88, "Fashion-MNIST test accuracy " + accuracy + " < 0.88\n" + out);
+
+    BufferedImage img = ImageIO.read(png.toFile());
+    assertTrue(img != null && img.getWidth() >= 1000 && img.getHeight() >= 300, "plot " + png);
+    assertEquals(28, Files.readAllLines(metrics).size(), "one JSON line per round");
+  }
+}

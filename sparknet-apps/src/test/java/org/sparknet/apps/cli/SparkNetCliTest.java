@@ -1,0 +1,74 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI's contract without training: help, exit codes and one-line errors. */
+class SparkNetCliTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream oldOut;
+  private PrintStream oldErr;
+
+  @TempDir Path tmp;
+
+  @BeforeEach
+  void capture() {
+    oldOut = System.out;
+    oldErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+  }
+
+  @Test
+  void helpListsTheCommandsAndExitsZero() {
+    assertEquals(0, SparkNetCli.run("--help"));
+    assertTrue(text(out).contains("demo"), text(out));
+  }
+
+  @Test
+  void demoHelpDescribesItsOptions() {
+    assertEquals(0, SparkNetCli.run("demo", "--help"));
+    assertTrue(text(out).contains("--tau") && text(out).contains("--workers"), text(out));
+  }
+
+  @Test
+  void unknownFlagIsAUsageErrorWithExitTwo() {
+    assertEquals(2, SparkNetCli.run("demo", "--no-such-flag"));
+    assertTrue(text(err).contains("Unknown option: '--no-such-flag'"), text(err));
+  }
+
+  @Test
+  void missingDataIsExitTwoWithOneLineThatNamesTheFile() {
+    assertEquals(2, SparkNetCli.run("demo", "--data", tmp.toString()));
+    String e = text(err).strip();
+    assertEquals(1, e.lines().count(), e);
+    assertTrue(e.contains(tmp.resolve("train-images-idx3-ubyte.gz").toString()), e);
+    assertTrue(e.contains("dataset-fashion-mnist"), e);
+  }
+
+  @Test
+  void badValuesAreExitTwo() {
+    assertEquals(2, SparkNetCli.run("demo", "--tau", "0"));
+    assertTrue(text(err).contains("--tau"), text(err));
+  }
+
+  private static String text(ByteArrayOutputStream b) {
+    return b.toString(StandardCharsets.UTF_8);
+  }
+}
