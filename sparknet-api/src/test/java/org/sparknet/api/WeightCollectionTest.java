@@ -27,7 +27,16 @@ class WeightCollectionTest {
 
   /** Special values that must survive averaging of identical copies bit for bit. */
   static final float[] SPECIAL = {
-    Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.MIN_NORMAL, 0f, -0f, 1f / 3, 1e-30f
+    Float.MAX_VALUE,
+    -Float.MAX_VALUE,
+    Float.MIN_VALUE,
+    Float.MIN_NORMAL,
+    0f,
+    -0f,
+    1f / 3,
+    1e-30f,
+    3e38f,
+    Float.MIN_VALUE * 3
   };
 
   static WeightCollection random(long seed, int... layerSizes) {
@@ -137,6 +146,19 @@ class WeightCollectionTest {
         NDAssert.assertAllClose(t.shape(), ref, m.shape(), m.data(), Tolerance.FLOAT);
       }
     }
+  }
+
+  /** N = 2 near the float range: a + b overflows in float, so that block is redone in double. */
+  @Test
+  void averagingTwoHugeValuesDoesNotOverflow() {
+    float[] x = {3e38f, -3e38f, Float.MAX_VALUE, 1f};
+    float[] z = {2e38f, -1e38f, Float.MAX_VALUE, 2f};
+    WeightCollection a = new WeightCollection().put("l", List.of(new Tensor(Shape.of(4), x)));
+    WeightCollection b = new WeightCollection().put("l", List.of(new Tensor(Shape.of(4), z)));
+    NDAssert.assertAllClose(
+        new float[] {2.5e38f, -2e38f, Float.MAX_VALUE, 1.5f},
+        WeightCollection.mean(List.of(a, b)).get("l").get(0).data(),
+        Tolerance.FLOAT);
   }
 
   @Test
