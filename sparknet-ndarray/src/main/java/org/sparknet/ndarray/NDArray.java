@@ -16,7 +16,7 @@ import org.bytedeco.openblas.global.openblas;
  * #subArray}, {@link #slice}, {@link #reshape}) never own: they keep their storage reachable and
  * throw {@link IllegalStateException} once it has been closed. Closing an owning array frees its
  * memory and invalidates all its views; closing a view only closes the view. {@code close()} is
- * idempotent. Arithmetic on contiguous arrays runs in OpenBLAS.
+ * idempotent. Copy, scale and axpy on contiguous arrays run in OpenBLAS; dot accumulates in double.
  *
  * <p>Serialization (Java, and Kryo through {@code org.sparknet.ndarray.kryo.NDArraySerializer})
  * carries the contents only: the shape and the elements in row-major order. Native memory never
