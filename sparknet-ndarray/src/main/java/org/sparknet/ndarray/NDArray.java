@@ -1,5 +1,8 @@
 package org.sparknet.ndarray;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.bytedeco.javacpp.FloatPointer;
@@ -13,17 +16,29 @@ import org.bytedeco.openblas.global.openblas;
  * #subArray}, {@link #slice}, {@link #reshape}) never own: they keep their storage reachable and
  * throw {@link IllegalStateException} once it has been closed. Closing an owning array frees its
  * memory and invalidates all its views; closing a view only closes the view. {@code close()} is
- * idempotent. Arithmetic on contiguous arrays runs in OpenBLAS.
+ * idempotent. Copy, scale and axpy on contiguous arrays run in OpenBLAS; dot accumulates in double.
+ *
+ * <p>Serialization (Java, and Kryo through {@code org.sparknet.ndarray.kryo.NDArraySerializer})
+ * carries the contents only: the shape and the elements in row-major order. Native memory never
+ * crosses the wire: deserializing always makes a new <em>owning</em>, contiguous array, which the
+ * receiver must {@link #close()}. A view serializes as a copy of the elements it sees.
+ *
+ * <p>When the source of {@link #copyFrom(NDArray)}, {@link #add} or {@link #addScaled} shares
+ * memory with this array at a different layout, the source is copied first, so overlapping views
+ * behave as if the source had been read entirely before any write.
  */
-public final class NDArray implements AutoCloseable {
-  private final Storage storage;
-  private final boolean owner;
-  private final long offset;
-  private final Shape shape;
-  private final int[] dims;
-  private final long[] strides;
-  private final long size;
-  private volatile boolean closed;
+public final class NDArray implements AutoCloseable, Serializable {
+  private static final long serialVersionUID = 1L;
+
+  // Not serialized: writeReplace sends a SerialForm (shape + floats) instead.
+  private final transient Storage storage;
+  private final transient boolean owner;
+  private final transient long offset;
+  private final transient Shape shape;
+  private final transient int[] dims;
+  private final transient long[] strides;
+  private final transient long size;
+  private transient volatile boolean closed;
 
   private NDArray(Storage storage, boolean owner, long offset, Shape shape, long[] strides) {
     this.storage = storage;
@@ -299,19 +314,25 @@ public final class NDArray implements AutoCloseable {
               + "] at offset "
               + destOffset);
     }
+    if (size == 0) {
+      return;
+    }
     if (isContiguous()) {
       FloatBuffer b = storage.buffer().duplicate();
       b.position((int) offset);
       b.get(dest, destOffset, (int) size);
     } else {
-      for (long i = 0; i < size; i++) {
-        dest[destOffset + (int) i] = storage.buffer().get(flatToIndex(i));
+      FloatBuffer b = storage.buffer();
+      Walker w = new Walker();
+      for (int i = 0, n = (int) size; i < n; i++) {
+        dest[destOffset + i] = b.get(w.next());
       }
     }
   }
 
   /** Copies {@code src} (row-major, exactly size() floats) into this array. */
   public void copyFrom(float[] src) {
+    checkOpen();
     if (src.length != size) {
       throw new IllegalArgumentException(
           "Array of shape "
@@ -339,13 +360,18 @@ public final class NDArray implements AutoCloseable {
               + srcOffset
               + " has fewer");
     }
+    if (size == 0) {
+      return;
+    }
     if (isContiguous()) {
       FloatBuffer b = storage.buffer().duplicate();
       b.position((int) offset);
       b.put(src, srcOffset, (int) size);
     } else {
-      for (long i = 0; i < size; i++) {
-        storage.buffer().put(flatToIndex(i), src[srcOffset + (int) i]);
+      FloatBuffer b = storage.buffer();
+      Walker w = new Walker();
+      for (int i = 0, n = (int) size; i < n; i++) {
+        b.put(w.next(), src[srcOffset + i]);
       }
     }
   }
@@ -353,11 +379,20 @@ public final class NDArray implements AutoCloseable {
   /** Copies another array of the same shape into this one. */
   public void copyFrom(NDArray src) {
     checkSameShape(src, "copyFrom");
-    if (isContiguous() && src.isContiguous()) {
+    if (size == 0 || src.sameLayout(this)) {
+      return;
+    }
+    if (src.storage == storage) {
+      copyFrom(src.toArray(), 0); // overlapping views: read all of src before writing
+    } else if (isContiguous() && src.isContiguous()) {
       openblas.cblas_scopy((int) size, src.ptr(), 1, ptr(), 1);
     } else {
+      FloatBuffer from = src.storage.buffer();
+      FloatBuffer to = storage.buffer();
+      Walker r = src.new Walker();
+      Walker w = new Walker();
       for (long i = 0; i < size; i++) {
-        setFlat(i, src.getFlat(i));
+        to.put(w.next(), from.get(r.next()));
       }
     }
   }
@@ -367,14 +402,15 @@ public final class NDArray implements AutoCloseable {
   /** Sets every element to {@code value}. */
   public NDArray fill(float value) {
     checkOpen();
+    FloatBuffer b = storage.buffer();
     if (isContiguous()) {
-      FloatBuffer b = storage.buffer();
       for (int i = (int) offset, end = (int) (offset + size); i < end; i++) {
         b.put(i, value);
       }
     } else {
+      Walker w = new Walker();
       for (long i = 0; i < size; i++) {
-        setFlat(i, value);
+        b.put(w.next(), value);
       }
     }
     return this;
@@ -383,11 +419,17 @@ public final class NDArray implements AutoCloseable {
   /** this *= alpha. */
   public NDArray scale(float alpha) {
     checkOpen();
+    if (size == 0) {
+      return this;
+    }
     if (isContiguous()) {
       openblas.cblas_sscal((int) size, alpha, ptr(), 1);
     } else {
+      FloatBuffer b = storage.buffer();
+      Walker w = new Walker();
       for (long i = 0; i < size; i++) {
-        setFlat(i, getFlat(i) * alpha);
+        int p = w.next();
+        b.put(p, b.get(p) * alpha);
       }
     }
     return this;
@@ -401,25 +443,54 @@ public final class NDArray implements AutoCloseable {
   /** this += alpha * other (BLAS axpy). */
   public NDArray addScaled(float alpha, NDArray other) {
     checkSameShape(other, "addScaled");
+    if (size == 0) {
+      return this;
+    }
+    if (other.storage == storage && !other.sameLayout(this)) {
+      // Overlapping views: read all of other before writing (same layout is safe element-wise).
+      try (NDArray copy = NDArray.create(other.toArray(), dims)) {
+        return addScaled(alpha, copy);
+      }
+    }
     if (isContiguous() && other.isContiguous()) {
       openblas.cblas_saxpy((int) size, alpha, other.ptr(), 1, ptr(), 1);
     } else {
+      FloatBuffer x = other.storage.buffer();
+      FloatBuffer y = storage.buffer();
+      Walker r = other.new Walker();
+      Walker w = new Walker();
       for (long i = 0; i < size; i++) {
-        setFlat(i, getFlat(i) + alpha * other.getFlat(i));
+        int p = w.next();
+        y.put(p, y.get(p) + alpha * x.get(r.next()));
       }
     }
     return this;
   }
 
-  /** Sum of element-wise products, accumulated in double for contiguous arrays. */
+  /**
+   * Sum of element-wise products, accumulated in double in row-major order (a plain loop:
+   * OpenBLAS's {@code cblas_dsdot} was measured to accumulate in float on this build).
+   */
   public double dot(NDArray other) {
     checkSameShape(other, "dot");
-    if (isContiguous() && other.isContiguous()) {
-      return openblas.cblas_dsdot((int) size, ptr(), 1, other.ptr(), 1);
+    if (size == 0) {
+      return 0;
     }
+    FloatBuffer x = storage.buffer();
+    FloatBuffer y = other.storage.buffer();
     double s = 0;
+    if (isContiguous() && other.isContiguous()) {
+      int i = (int) offset;
+      int j = (int) other.offset;
+      for (int end = (int) (offset + size); i < end; i++, j++) {
+        s += (double) x.get(i) * y.get(j);
+      }
+      return s;
+    }
+    Walker a = new Walker();
+    Walker b = other.new Walker();
     for (long i = 0; i < size; i++) {
-      s += (double) getFlat(i) * other.getFlat(i);
+      s += (double) x.get(a.next()) * y.get(b.next());
     }
     return s;
   }
@@ -435,6 +506,33 @@ public final class NDArray implements AutoCloseable {
     if (!shape.equals(other.shape)) {
       throw new IllegalArgumentException(
           op + ": shapes differ: this is " + shape + " but the other array is " + other.shape);
+    }
+  }
+
+  /** True when both arrays address the very same elements of the same storage, in order. */
+  private boolean sameLayout(NDArray o) {
+    return o.storage == storage && o.offset == offset && Arrays.equals(o.strides, strides);
+  }
+
+  /**
+   * Walks the storage positions of this array's elements in row-major order, one add per step (no
+   * division per element as in flatToIndex). Callers check open and size first.
+   */
+  private final class Walker {
+    private final int[] idx = new int[dims.length];
+    private long pos = offset;
+
+    int next() {
+      int p = (int) pos;
+      for (int d = dims.length - 1; d >= 0; d--) {
+        if (++idx[d] < dims[d]) {
+          pos += strides[d];
+          return p;
+        }
+        pos -= (long) (dims[d] - 1) * strides[d];
+        idx[d] = 0;
+      }
+      return p;
     }
   }
 
@@ -462,6 +560,42 @@ public final class NDArray implements AutoCloseable {
     if (owner) {
       storage.close();
     }
+  }
+
+  // ---------------------------------------------------------------- serialization
+
+  /** Serialization proxy: the shape and a heap copy of the elements, row-major. */
+  private static final class SerialForm implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final Shape shape;
+    private final float[] data;
+
+    SerialForm(Shape shape, float[] data) {
+      this.shape = shape;
+      this.data = data;
+    }
+
+    /** A new owning array: the receiver must close it. */
+    private Object readResolve() throws InvalidObjectException {
+      if (shape == null || data == null || data.length != shape.size()) {
+        throw new InvalidObjectException(
+            "Serialized NDArray of shape "
+                + shape
+                + " carries "
+                + (data == null ? "no data" : data.length + " floats"));
+      }
+      return NDArray.create(data, shape.dims());
+    }
+  }
+
+  /** Writes the contents; throws IllegalStateException if this array is closed. */
+  private Object writeReplace() {
+    checkOpen();
+    return new SerialForm(shape, toArray());
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("NDArray is serialized through its SerialForm proxy");
   }
 
   @Override

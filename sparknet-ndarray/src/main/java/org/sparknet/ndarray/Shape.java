@@ -1,5 +1,7 @@
 package org.sparknet.ndarray;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -24,11 +26,33 @@ public final class Shape implements Serializable {
             "Shape " + Arrays.toString(dims) + " has a negative extent at dimension " + i);
       }
     }
+    checkSizeFits(dims);
     return new Shape(dims.clone());
+  }
+
+  /** The element count must fit in a long, so that size() and strides never overflow. */
+  private static void checkSizeFits(int[] dims) {
+    long n = 1;
+    for (int d : dims) {
+      if (d == 0) {
+        return;
+      }
+    }
+    for (int d : dims) {
+      try {
+        n = Math.multiplyExact(n, (long) d);
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(
+            "Shape " + Arrays.toString(dims) + " has more than " + Long.MAX_VALUE + " elements");
+      }
+    }
   }
 
   /** Converts extents given as longs (as Caffe reports them); each must fit in an int. */
   public static Shape ofLongs(long... dims) {
+    if (dims == null) {
+      throw new IllegalArgumentException("Shape dimensions must not be null");
+    }
     int[] d = new int[dims.length];
     for (int i = 0; i < dims.length; i++) {
       if (dims[i] < 0 || dims[i] > Integer.MAX_VALUE) {
@@ -37,6 +61,7 @@ public final class Shape implements Serializable {
       }
       d[i] = (int) dims[i];
     }
+    checkSizeFits(d);
     return new Shape(d);
   }
 
@@ -74,6 +99,22 @@ public final class Shape implements Serializable {
       s *= dims[i];
     }
     return strides;
+  }
+
+  /** A deserialized shape is validated like one built by {@link #of}. */
+  private void readObject(ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    if (dims == null) {
+      throw new InvalidObjectException("Serialized Shape has no dimensions");
+    }
+  }
+
+  private Object readResolve() throws InvalidObjectException {
+    try {
+      return Shape.of(dims);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidObjectException("Serialized shape is invalid: " + e.getMessage());
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.sparknet.testing;
 
+import org.bytedeco.javacpp.FloatPointer;
 import org.bytedeco.javacpp.Pointer;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -9,8 +10,12 @@ import org.sparknet.ndarray.Storage;
 /**
  * Fails a test that leaves native memory allocated: owning {@link Storage} blocks (NDArrays) and
  * every JavaCPP allocation ({@link Pointer#totalBytes()}, which counts Caffe objects created
- * through the presets too). Tests run with {@code -Dorg.bytedeco.javacpp.nopointergc=true}, so
- * nothing is freed behind the test's back by the garbage collector.
+ * through the presets too).
+ *
+ * <p>JavaCPP keeps {@link Pointer#totalBytes()} only while its garbage-collector tracking is on:
+ * under {@code -Dorg.bytedeco.javacpp.nopointergc=true} it stays 0 and JavaCPP leaks cannot be
+ * seen. This check probes the accounting once and prints a warning to stderr when it is off; the
+ * {@link Storage} half works either way.
  *
  * <p>Registered for every test through JUnit's extension auto-detection (this test-jar's
  * META-INF/services); a class that keeps native state across its tests on purpose (a net built once
@@ -22,6 +27,24 @@ public final class NativeLeakCheck implements BeforeEachCallback, AfterEachCallb
       ExtensionContext.Namespace.create(NativeLeakCheck.class);
 
   private record Snapshot(long blocks, long storageBytes, long javacppBytes) {}
+
+  /** Whether {@link Pointer#totalBytes()} counts allocations in this JVM (probed once). */
+  public static final boolean JAVACPP_ACCOUNTING = probeAccounting();
+
+  private static boolean probeAccounting() {
+    long before = Pointer.totalBytes();
+    boolean counts;
+    try (FloatPointer probe = new FloatPointer(256)) {
+      counts = Pointer.totalBytes() >= before + 256 * Float.BYTES;
+    }
+    if (!counts) {
+      System.err.println(
+          "NativeLeakCheck: JavaCPP does not count Pointer.totalBytes() in this JVM"
+              + " (-Dorg.bytedeco.javacpp.nopointergc=true?): JavaCPP leaks will not be detected,"
+              + " only NDArray storage leaks.");
+    }
+    return counts;
+  }
 
   private static Snapshot take() {
     return new Snapshot(Storage.liveOwnedBlocks(), Storage.liveOwnedBytes(), Pointer.totalBytes());

@@ -2,7 +2,8 @@ package org.sparknet.testing;
 
 /**
  * A numeric tolerance: values a (actual) and e (expected) agree when {@code |a - e| <= atol + rtol
- * * |e|}. Tests state the tolerance they use by name rather than inventing literals.
+ * * |e|}, or both are NaN, or both are the same infinity. Tests state the tolerance they use by
+ * name rather than inventing literals.
  */
 public record Tolerance(double rtol, double atol) {
   /** Bit-for-bit equality. */
@@ -17,6 +18,9 @@ public record Tolerance(double rtol, double atol) {
   public boolean accepts(double actual, double expected) {
     if (Double.isNaN(expected)) {
       return Double.isNaN(actual);
+    }
+    if (Double.isInfinite(expected) || Double.isInfinite(actual)) {
+      return actual == expected; // rtol * infinity would accept anything
     }
     return Math.abs(actual - expected) <= atol + rtol * Math.abs(expected);
   }
