@@ -39,6 +39,7 @@ public final class SparkNetKryoRegistrator implements KryoRegistrator {
     kryo.register(Tensor[].class);
     kryo.register(WeightCollection.class, new WeightCollectionSerializer());
     kryo.register(WeightCollection[].class);
+    TrainerKryoClasses.register(kryo);
   }
 
   /** A weight array: its shape, then its floats (their count follows from the shape). */

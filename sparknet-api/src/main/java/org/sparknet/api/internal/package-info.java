@@ -1,6 +1,6 @@
 /**
- * Implementation details of SparkNet's Spark integration. <strong>Not API:</strong> classes here
- * may change or disappear in any release; only their effects (for example, which classes Kryo can
- * ship) are documented.
+ * Implementation of the trainer and of SparkNet's Spark integration: executor-side net registry,
+ * wire formats and Kryo registration, checkpoints. <strong>Not API:</strong> anything here may
+ * change without notice.
  */
 package org.sparknet.api.internal;

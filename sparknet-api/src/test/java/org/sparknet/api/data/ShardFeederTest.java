@@ -1,0 +1,136 @@
+package org.sparknet.api.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.sparknet.ndarray.NDArray;
+
+class ShardFeederTest {
+
+  /** Example i has features [i, 100 + i] and label i. */
+  private static DataShard shard(int n) {
+    List<Example> ex = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ex.add(new Example(new float[] {i, 100 + i}, i));
+    }
+    return DataShard.pack(3, ex.iterator());
+  }
+
+  /** Feeds {@code steps} batches and returns the labels seen, checking features match them. */
+  private static int[] feed(ShardFeeder f, int batch, int steps) {
+    int[] seen = new int[batch * steps];
+    try (NDArray data = NDArray.zeros(batch, 2);
+        NDArray label = NDArray.zeros(batch)) {
+      Map<String, NDArray> in = new LinkedHashMap<>();
+      in.put("data", data);
+      in.put("label", label);
+      for (int s = 0; s < steps; s++) {
+        f.fill(in);
+        for (int r = 0; r < batch; r++) {
+          int l = (int) label.get(r);
+          assertEquals(l, data.get(r, 0), "feature 0 of row " + r);
+          assertEquals(100 + l, data.get(r, 1), "feature 1 of row " + r);
+          seen[s * batch + r] = l;
+        }
+      }
+    }
+    return seen;
+  }
+
+  @Test
+  void everyExampleOncePerEpochInAnOrderThatChangesPerEpoch() {
+    DataShard s = shard(12);
+    ShardFeeder f = new ShardFeeder(s, "data", "label", 42, 3, 0);
+    int[] seen = feed(f, 4, 9); // 3 epochs of 12
+    List<int[]> epochs = new ArrayList<>();
+    for (int e = 0; e < 3; e++) {
+      int[] ep = Arrays.copyOfRange(seen, e * 12, e * 12 + 12);
+      epochs.add(ep.clone());
+      Arrays.sort(ep);
+      for (int i = 0; i < 12; i++) {
+        assertEquals(i, ep[i], "epoch " + e + " must hold every example exactly once");
+      }
+    }
+    assertTrue(!Arrays.equals(epochs.get(0), epochs.get(1)), "order reshuffled per epoch");
+    assertEquals(36, f.examplesFed());
+    assertEquals(3, f.epoch());
+    assertArrayEquals(ShardFeeder.epochOrder(12, 42, 3, 1), epochs.get(1));
+  }
+
+  @Test
+  void aFeederStartedAtAPositionContinuesExactly() {
+    DataShard s = shard(10);
+    int[] whole = feed(new ShardFeeder(s, "data", "label", 7, 0, 0), 3, 10);
+    int[] tail = feed(new ShardFeeder(s, "data", "label", 7, 0, 9), 3, 7);
+    assertArrayEquals(Arrays.copyOfRange(whole, 9, 30), tail);
+  }
+
+  @Test
+  void aShardSmallerThanABatchWraps() {
+    DataShard s = shard(3);
+    ShardFeeder f = new ShardFeeder(s, "data", "label", 1, 0, 0);
+    int[] seen = feed(f, 8, 3);
+    for (int e = 0; e < 8; e++) {
+      int[] ep = Arrays.copyOfRange(seen, e * 3, e * 3 + 3);
+      Arrays.sort(ep);
+      assertArrayEquals(new int[] {0, 1, 2}, ep);
+    }
+    assertEquals(24, f.examplesFed());
+  }
+
+  @Test
+  void sequentialWalksInStoredOrder() {
+    int[] seen = feed(ShardFeeder.sequential(shard(5), "data", "label"), 5, 2);
+    assertArrayEquals(new int[] {0, 1, 2, 3, 4, 0, 1, 2, 3, 4}, seen);
+  }
+
+  @Test
+  void featureSizeMismatchNamesBlobExpectedAndFound() {
+    ShardFeeder f = new ShardFeeder(shard(4), "data", "label", 1, 0, 0);
+    try (NDArray data = NDArray.zeros(2, 3);
+        NDArray label = NDArray.zeros(2)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> f.fill(Map.of("data", data, "label", label)));
+      assertTrue(e.getMessage().contains("'data'"), e.getMessage());
+      assertTrue(e.getMessage().contains("expects 3"), e.getMessage());
+      assertTrue(e.getMessage().contains("has 2"), e.getMessage());
+      IllegalArgumentException missing =
+          assertThrows(IllegalArgumentException.class, () -> f.fill(Map.of("label", label)));
+      assertTrue(missing.getMessage().contains("no input blob 'data'"), missing.getMessage());
+    }
+  }
+
+  @Test
+  void packRejectsExamplesOfAnotherSizeNamingSourceAndSizes() {
+    List<Example> ex = List.of(new Example(new float[4], 0), new Example(new float[3], 1));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> DataShard.pack(2, ex.iterator(), 4, "Column 'pixels'", "blob 'data' [8, 4]"));
+    assertTrue(e.getMessage().contains("Column 'pixels' has 3 floats"), e.getMessage());
+    assertTrue(e.getMessage().contains("expects 4"), e.getMessage());
+    assertTrue(e.getMessage().contains("partition 2"), e.getMessage());
+  }
+
+  @Test
+  void packKeepsOrderAndEmptyShardsAreEmpty() {
+    DataShard s = shard(40);
+    assertEquals(40, s.count());
+    assertEquals(2, s.featureSize());
+    assertEquals(39f, s.label(39));
+    assertEquals(139f, s.features()[79]);
+    assertTrue(DataShard.pack(0, List.<Example>of().iterator()).isEmpty());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new ShardFeeder(DataShard.pack(0, List.<Example>of().iterator()), "d", "l", 0, 0, 0));
+  }
+}

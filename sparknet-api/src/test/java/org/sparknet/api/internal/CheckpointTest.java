@@ -1,0 +1,65 @@
+package org.sparknet.api.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.ndarray.Shape;
+
+class CheckpointTest {
+
+  @Test
+  void roundTripsAndKeepsTheNewestTwo(@TempDir Path dir) throws Exception {
+    Configuration conf = new Configuration();
+    String d = dir.resolve("ckpt").toUri().toString();
+    assertNull(Checkpoint.readLatest(d, conf));
+    WeightCollection wc =
+        new WeightCollection()
+            .put(
+                "conv",
+                List.of(
+                    new WeightCollection.Tensor(Shape.of(2, 3), new float[] {1, 2, 3, 4, 5, 6}),
+                    new WeightCollection.Tensor(Shape.of(2), new float[] {-1, Float.MIN_VALUE})))
+            .put("fc", List.of(new WeightCollection.Tensor(Shape.of(1), new float[] {7})));
+    WeightLayout layout = WeightLayout.of(wc);
+    for (int r = 1; r <= 4; r++) {
+      float[] w = layout.flatten(wc);
+      w[0] = r;
+      new Checkpoint("e:abc", r, 10L * r, 99, new long[] {r, 2L * r}, layout, w).write(d, conf);
+    }
+    Checkpoint c = Checkpoint.readLatest(d, conf);
+    assertEquals(4, c.round());
+    assertEquals(40, c.iteration());
+    assertEquals(99, c.seed());
+    assertEquals("e:abc", c.fingerprint());
+    assertArrayEquals(new long[] {4, 8}, c.positions());
+    assertEquals(layout, c.layout());
+    float[] expected = layout.flatten(wc);
+    expected[0] = 4;
+    assertArrayEquals(expected, c.weights());
+    try (Stream<Path> files = Files.list(dir.resolve("ckpt"))) {
+      assertEquals(
+          List.of("round-000003.ckpt", "round-000004.ckpt"),
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".ckpt"))
+              .sorted()
+              .toList());
+    }
+    // A truncated newest checkpoint falls back to the previous one.
+    Path newest = dir.resolve("ckpt/round-000004.ckpt");
+    byte[] bytes = Files.readAllBytes(newest);
+    Files.delete(newest);
+    Files.deleteIfExists(dir.resolve("ckpt/.round-000004.ckpt.crc"));
+    Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    assertEquals(3, Checkpoint.readLatest(d, conf).round());
+  }
+}

@@ -1,0 +1,525 @@
+package org.sparknet.api.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.linalg.VectorUDT;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.BatchFeeder;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.data.Example;
+import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.internal.ExecutorNets;
+import org.sparknet.api.testnet.SoftmaxNet;
+import org.sparknet.ndarray.NDArray;
+import org.sparknet.testing.Tolerance;
+import org.sparknet.testing.data.FashionMnist;
+import org.sparknet.testing.spark.LocalSpark;
+
+/**
+ * The Spark loop in local mode on real Fashion-MNIST examples, with the pure-Java softmax net: the
+ * distributed results are compared with the same net trained alone on the same batches.
+ */
+class SparkNetTrainerIT {
+  private static final int FEATURES = 784;
+  private static List<Example> train;
+  private static JavaSparkContext sc;
+
+  /** Partitions of test data, looked up on the executors (which share this JVM in local mode). */
+  private static final Map<String, List<List<Example>>> DATA = new ConcurrentHashMap<>();
+
+  private int liveBefore;
+
+  @BeforeAll
+  static void setUp() {
+    train = FashionMnist.load(true, 1200);
+    sc = LocalSpark.context();
+  }
+
+  @org.junit.jupiter.api.BeforeEach
+  void countNets() {
+    liveBefore = SoftmaxNet.live();
+  }
+
+  @AfterEach
+  void everyNetClosed() {
+    assertEquals(liveBefore, SoftmaxNet.live(), "nets left open by the test");
+  }
+
+  static NetDefinition softmax(int batch, double lr, double momentum) {
+    return new NetDefinition(
+        "java-softmax",
+        "features=784\nclasses=10\nbatch="
+            + batch
+            + "\ntestBatch=50\nlr="
+            + lr
+            + "\nmomentum="
+            + momentum,
+        null,
+        null,
+        7L,
+        "cpu");
+  }
+
+  /**
+   * An RDD with exactly these partitions, built on the executors from a static registry (NOTES:
+   * never parallelize a big local list; its data would ride in every task of every round).
+   */
+  static JavaRDD<Example> rdd(List<List<Example>> parts) {
+    String key = UUID.randomUUID().toString();
+    DATA.put(key, parts);
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      ids.add(i);
+    }
+    return sc.parallelize(ids, parts.size()).flatMap(i -> DATA.get(key).get(i).iterator());
+  }
+
+  static List<List<Example>> split(int... sizes) {
+    List<List<Example>> parts = new ArrayList<>();
+    int at = 0;
+    for (int s : sizes) {
+      parts.add(train.subList(at, at + s));
+      at += s;
+    }
+    return parts;
+  }
+
+  static TrainerConfig.Builder config(NetDefinition def, int tau, int workers) {
+    return TrainerConfig.builder()
+        .setNetDefinition(def)
+        .optTau(tau)
+        .optWorkers(workers)
+        .optSeed(11);
+  }
+
+  static void assertWeights(WeightCollection expected, WeightCollection actual, Tolerance tol) {
+    String diff = actual.differenceFrom(expected, tol.rtol(), tol.atol());
+    if (diff != null) {
+      fail(diff);
+    }
+  }
+
+  /** Trains a lone net on partition p's shard with the trainer's feeder; returns its weights. */
+  static WeightCollection alone(
+      NetDefinition def, WeightCollection start, List<Example> part, int p, int steps) {
+    try (SoftmaxNet net = new SoftmaxNet(def)) {
+      if (start != null) {
+        net.setWeights(start);
+      }
+      net.train(
+          steps, new ShardFeeder(DataShard.pack(p, part.iterator()), "data", "label", 11, p, 0));
+      return net.getWeights();
+    }
+  }
+
+  @Test
+  void onePartitionWithTauStepsEqualsTheNetTrainedAlone() {
+    NetDefinition def = softmax(16, 0.05, 0.9);
+    List<List<Example>> parts = split(300);
+    WeightCollection expected = alone(def, null, parts.get(0), 0, 15);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 5, 1).build())) {
+      t.setTrainingData(rdd(parts));
+      List<RoundMetrics> ms = t.train(3);
+      // Exact: the momentum history stays in the executor net between rounds.
+      assertWeights(expected, t.getWeights(), Tolerance.EXACT);
+      assertEquals(15, t.iteration());
+      assertEquals(80, ms.get(2).examples());
+      assertEquals(3, ms.get(2).round());
+      assertTrue(ms.get(2).meanLoss() > 0 && ms.get(2).meanLoss() < ms.get(0).meanLoss() + 1);
+    }
+  }
+
+  @Test
+  void wPartitionsOfBatchBWithTauOneEqualOneNetOfBatchWb() {
+    NetDefinition small = softmax(8, 0.1, 0);
+    NetDefinition big = softmax(16, 0.1, 0);
+    List<List<Example>> parts = split(200, 200);
+    WeightCollection expected;
+    try (SoftmaxNet net = new SoftmaxNet(big)) {
+      List<ShardFeeder> feeders = new ArrayList<>();
+      for (int p = 0; p < 2; p++) {
+        feeders.add(
+            new ShardFeeder(DataShard.pack(p, parts.get(p).iterator()), "data", "label", 11, p, 0));
+      }
+      BatchFeeder concatenated =
+          inputs -> {
+            for (int p = 0; p < 2; p++) {
+              NDArray d =
+                  inputs.get("data").subArray(new int[] {8 * p, 0}, new int[] {8, FEATURES});
+              NDArray l = inputs.get("label").subArray(new int[] {8 * p}, new int[] {8});
+              Map<String, NDArray> half = new LinkedHashMap<>();
+              half.put("data", d);
+              half.put("label", l);
+              feeders.get(p).fill(half);
+            }
+          };
+      net.train(4, concatenated);
+      expected = net.getWeights();
+    }
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(small, 1, 2).build())) {
+      t.setTrainingData(rdd(parts));
+      t.train(4);
+      assertWeights(expected, t.getWeights(), Tolerance.FLOAT);
+      assertEquals(List.of(32L, 32L), Arrays.stream(t.examplesFed()).boxed().toList());
+    }
+  }
+
+  @Test
+  void averagingIdenticalWeightsReturnsThemExactly() {
+    // lr = 0: every worker returns the broadcast weights; counts 50, 70, 13 are not powers of 2.
+    NetDefinition def = softmax(8, 0.0, 0);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 3, 3).build())) {
+      WeightCollection before = t.getWeights();
+      t.setTrainingData(rdd(split(50, 70, 13)));
+      t.train(2);
+      assertWeights(before, t.getWeights(), Tolerance.EXACT);
+    }
+  }
+
+  @Test
+  void smallEmptyAndSkewedPartitionsTrainAndCountCorrectly() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<List<Example>> parts = split(5, 0, 200);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 4, 3).build())) {
+      WeightCollection start = t.getWeights();
+      t.setTrainingData(rdd(parts));
+      assertEquals(
+          List.of(5L, 0L, 200L), Arrays.stream(t.trainingPartitionSizes()).boxed().toList());
+      RoundMetrics m = t.trainRound();
+      assertEquals(64, m.examples(), "two non-empty partitions x 4 steps x batch 8");
+      WeightCollection expected = alone(def, start, parts.get(0), 0, 4);
+      expected.add(alone(def, start, parts.get(2), 2, 4)).scale(0.5f);
+      assertWeights(expected, t.getWeights(), Tolerance.FLOAT);
+      t.trainRound();
+      assertEquals(List.of(64L, 0L, 64L), Arrays.stream(t.examplesFed()).boxed().toList());
+      List<WeightCollection> workers = t.getWorkerWeights();
+      assertNull(workers.get(1), "no net for the empty partition");
+    }
+    assertEquals(liveBefore, SoftmaxNet.live());
+  }
+
+  @Test
+  void elasticAlphaZeroLeavesWorkersIndependent() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<List<Example>> parts = split(100, 60);
+    TrainerConfig cfg = config(def, 4, 2).optAveraging(Averaging.elastic(0)).build();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      WeightCollection start = t.getWeights();
+      t.setTrainingData(rdd(parts));
+      t.train(3);
+      assertWeights(start, t.getWeights(), Tolerance.EXACT);
+      List<WeightCollection> workers = t.getWorkerWeights();
+      for (int p = 0; p < 2; p++) {
+        assertWeights(alone(def, start, parts.get(p), p, 12), workers.get(p), Tolerance.EXACT);
+      }
+    }
+  }
+
+  @Test
+  void elasticWithOneWorkerMatchesTheClosedForm() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    float alpha = 0.3f;
+    List<List<Example>> parts = split(120);
+    TrainerConfig cfg = config(def, 3, 1).optAveraging(Averaging.elastic(alpha)).build();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg);
+        SoftmaxNet net = new SoftmaxNet(def)) {
+      t.setTrainingData(rdd(parts));
+      float[] c = t.getWeights().get("fc").get(1).data().clone(); // bias of the centre
+      WeightCollection centre = t.getWeights();
+      net.setWeights(centre);
+      ShardFeeder feeder =
+          new ShardFeeder(DataShard.pack(0, parts.get(0).iterator()), "data", "label", 11, 0, 0);
+      for (int r = 0; r < 3; r++) {
+        t.trainRound();
+        net.train(3, feeder);
+        WeightCollection w = net.getWeights();
+        // w_1 -= alpha (w_1 - c);  c += alpha (w_1 - c)
+        WeightCollection diff = w.copy().addScaled(-1f, centre);
+        centre = centre.copy().addScaled(alpha, diff);
+        net.setWeights(w.copy().addScaled(-alpha, diff));
+        assertWeights(centre, t.getWeights(), Tolerance.FLOAT);
+        assertWeights(net.getWeights(), t.getWorkerWeights().get(0), Tolerance.FLOAT);
+      }
+      assertNotEquals(c[0], t.getWeights().get("fc").get(1).data()[0], "the centre moved");
+    }
+  }
+
+  @Test
+  void checkpointAndResumeReachTheWeightsOfAnUninterruptedRun(@TempDir Path dir) throws Exception {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<List<Example>> parts = split(90, 70);
+    WeightCollection uninterrupted;
+    try (SparkNetTrainer a =
+        new SparkNetTrainer(sc, config(def, 3, 2).optDeterministic(true).build())) {
+      a.setTrainingData(rdd(parts));
+      a.train(4);
+      uninterrupted = a.getWeights();
+    }
+    String ckpt = dir.resolve("ckpt").toUri().toString();
+    TrainerConfig cfg =
+        config(def, 3, 2)
+            .optDeterministic(true)
+            .optCheckpointDir(ckpt)
+            .optCheckpointEvery(1)
+            .build();
+    try (SparkNetTrainer b = new SparkNetTrainer(sc, cfg)) {
+      b.setTrainingData(rdd(parts));
+      b.train(2);
+      assertNotEquals(null, uninterrupted.differenceFrom(b.getWeights(), 0, 0));
+    }
+    try (SparkNetTrainer c = new SparkNetTrainer(sc, cfg)) {
+      assertEquals(2, c.round());
+      assertEquals(6, c.iteration());
+      c.setTrainingData(rdd(parts));
+      List<RoundMetrics> ms = c.train(2);
+      assertEquals(4, ms.get(1).round());
+      assertWeights(uninterrupted, c.getWeights(), Tolerance.EXACT);
+    }
+    try (var files = Files.list(dir.resolve("ckpt"))) {
+      assertEquals(
+          List.of("round-000003.ckpt", "round-000004.ckpt"),
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".ckpt"))
+              .sorted()
+              .toList());
+    }
+    TrainerConfig other = config(softmax(8, 0.2, 0), 3, 2).optCheckpointDir(ckpt).build();
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> new SparkNetTrainer(sc, other));
+    assertTrue(e.getMessage().contains("another net definition"), e.getMessage());
+  }
+
+  @Test
+  void divergenceNamesRoundAndPartitionAndKeepsTheLastGoodWeights() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<List<Example>> parts = new ArrayList<>(split(40, 20));
+    List<Example> bad = new ArrayList<>(parts.get(1));
+    float[] nan = bad.get(5).features().clone();
+    nan[100] = Float.NaN;
+    bad.set(5, new Example(nan, bad.get(5).label()));
+    parts.set(1, bad);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 3, 2).build())) {
+      t.setTrainingData(rdd(parts));
+      WeightCollection start = t.getWeights();
+      TrainingDivergedException e = assertThrows(TrainingDivergedException.class, t::trainRound);
+      assertTrue(e.getMessage().contains("round 1, partition 1"), e.getMessage());
+      assertEquals(1, e.partition());
+      assertEquals(1, e.round());
+      assertWeights(start, t.getWeights(), Tolerance.EXACT);
+      assertTrue(t.getWeights().isFinite());
+      assertEquals(0, t.round());
+    }
+  }
+
+  private static Dataset<Row> frame(List<Example> examples) {
+    SparkSession spark = LocalSpark.session();
+    StructType schema =
+        new StructType().add("features", new VectorUDT()).add("label", DataTypes.DoubleType);
+    List<Row> rows = new ArrayList<>();
+    for (Example e : examples) {
+      double[] d = new double[e.features().length];
+      for (int i = 0; i < d.length; i++) {
+        d[i] = e.features()[i];
+      }
+      rows.add(RowFactory.create(Vectors.dense(d), (double) e.label()));
+    }
+    return spark.createDataFrame(rows, schema);
+  }
+
+  @Test
+  void datasetWithVectorAndArrayColumnsTrainsTheSame() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    Dataset<Row> df =
+        frame(train.subList(0, 240))
+            .withColumn(
+                "pixels",
+                org.apache.spark.ml.functions.vector_to_array(
+                    org.apache.spark.sql.functions.col("features"), "float32"));
+    WeightCollection viaVector;
+    TrainerConfig cfg = config(def, 3, 2).optDeterministic(true).build();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      t.setTrainingData(df, "features", "label");
+      assertEquals(240, Arrays.stream(t.trainingPartitionSizes()).sum());
+      t.train(2);
+      viaVector = t.getWeights();
+    }
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      t.setTrainingData(df, "pixels", "label");
+      t.train(2);
+      assertWeights(viaVector, t.getWeights(), Tolerance.EXACT);
+    }
+  }
+
+  @Test
+  void badColumnsAreNamedWithExpectedAndFound() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    Dataset<Row> df =
+        frame(train.subList(0, 20))
+            .withColumn(
+                "short",
+                org.apache.spark.sql.functions.slice(
+                    org.apache.spark.ml.functions.vector_to_array(
+                        org.apache.spark.sql.functions.col("features"), "float32"),
+                    1,
+                    10))
+            .withColumn("name", org.apache.spark.sql.functions.lit("x"));
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 3, 2).build())) {
+      IllegalArgumentException size =
+          assertThrows(
+              IllegalArgumentException.class, () -> t.setTrainingData(df, "short", "label"));
+      String m = size.getMessage();
+      assertTrue(m.contains("'short'") && m.contains("has 10 floats") && m.contains("784"), m);
+      IllegalArgumentException type =
+          assertThrows(
+              IllegalArgumentException.class, () -> t.setTrainingData(df, "name", "label"));
+      assertTrue(type.getMessage().contains("'name'") && type.getMessage().contains("string"));
+      IllegalArgumentException missing =
+          assertThrows(
+              IllegalArgumentException.class, () -> t.setTrainingData(df, "nope", "label"));
+      assertTrue(
+          missing.getMessage().contains("'nope'") && missing.getMessage().contains("features"));
+    }
+  }
+
+  @Test
+  void distributedTestEqualsTheNetTestedAlone() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<Example> val = FashionMnist.load(false, 200);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 5, 2).build())) {
+      t.setTrainingData(rdd(split(100, 100)));
+      t.setValidationData(rdd(List.of(val.subList(0, 150), val.subList(150, 200))));
+      t.train(2);
+      Map<String, Float> distributed = t.test();
+      Map<String, Float> expected;
+      try (SoftmaxNet net = new SoftmaxNet(def)) {
+        net.setWeights(t.getWeights());
+        expected =
+            net.test(4, ShardFeeder.sequential(DataShard.pack(0, val.iterator()), "data", "label"));
+      }
+      assertEquals(expected.keySet(), distributed.keySet());
+      for (String k : expected.keySet()) {
+        assertTrue(
+            Tolerance.FLOAT.accepts(distributed.get(k), expected.get(k)),
+            k + ": " + distributed.get(k) + " vs " + expected.get(k));
+      }
+    }
+  }
+
+  @Test
+  void trainStopsAtTheTargetAndReportsEveryRound(@TempDir Path dir) throws Exception {
+    NetDefinition def = softmax(16, 0.1, 0.5);
+    List<Example> val = FashionMnist.load(false, 200);
+    Path metrics = dir.resolve("metrics.jsonl");
+    TrainerConfig cfg =
+        config(def, 10, 2)
+            .optValidationInterval(1)
+            .optTargetMetric("accuracy", 0.6)
+            .optMaxRounds(40)
+            .optMetricsFile(metrics.toString())
+            .build();
+    List<RoundMetrics> heard = new ArrayList<>();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      t.addListener(heard::add);
+      t.setTrainingData(rdd(split(600, 600)));
+      t.setValidationData(rdd(List.of(val)));
+      List<RoundMetrics> ms = t.train();
+      RoundMetrics last = ms.get(ms.size() - 1);
+      assertTrue(ms.size() < 40, "stopped at the target after " + ms.size() + " rounds");
+      assertTrue(last.validation().get("accuracy") >= 0.6f, last.summary());
+      assertEquals(ms, heard);
+      List<String> lines = Files.readAllLines(metrics);
+      assertEquals(ms.size(), lines.size());
+      assertTrue(lines.get(0).startsWith("{\"round\":1,"), lines.get(0));
+      assertTrue(lines.get(0).contains("\"accuracy\":"), lines.get(0));
+      assertTrue(last.wallMillis() >= last.computeMillis());
+      assertTrue(last.imagesPerSecond() > 0);
+    }
+  }
+
+  @Test
+  void treeAggregateGivesTheSameWeightsAsTheOrderedSum() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    List<List<Example>> parts = split(64, 64, 64);
+    WeightCollection ordered;
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 2, 3).build())) {
+      t.setTrainingData(rdd(parts));
+      t.train(2);
+      ordered = t.getWeights();
+    }
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(sc, config(def, 2, 3).optTreeAggregateAbove(0).build())) {
+      t.setTrainingData(rdd(parts));
+      t.train(2);
+      assertWeights(ordered, t.getWeights(), Tolerance.FLOAT);
+    }
+  }
+
+  @Test
+  void warmStartAndTimedRounds() {
+    NetDefinition def = softmax(16, 0.1, 0);
+    double coldLoss;
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 5, 2).build())) {
+      t.setTrainingData(rdd(split(300, 300)));
+      coldLoss = t.trainRound().meanLoss();
+    }
+    TrainerConfig warm = config(def, 5, 2).optWarmStartSteps(30).build();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, warm)) {
+      t.setTrainingData(rdd(split(300, 300)));
+      double warmLoss = t.trainRound().meanLoss();
+      assertTrue(warmLoss < coldLoss, "warm " + warmLoss + " vs cold " + coldLoss);
+    }
+    TrainerConfig timed =
+        TrainerConfig.builder().setNetDefinition(def).optTauSeconds(0.05).optWorkers(2).build();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, timed)) {
+      t.setTrainingData(rdd(split(300, 300)));
+      RoundMetrics m = t.trainRound();
+      assertTrue(m.iteration() >= 1 && m.examples() >= 32, m.summary());
+      assertEquals(m.examples(), Arrays.stream(t.examplesFed()).sum());
+    }
+  }
+
+  @Test
+  void closeReleasesEveryNetAndLaterUseFails() {
+    NetDefinition def = softmax(8, 0.1, 0);
+    SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 2, 2).build());
+    t.setTrainingData(rdd(split(50, 50)));
+    t.setValidationData(rdd(List.of(train.subList(0, 50))));
+    t.trainRound();
+    t.test();
+    assertEquals(3, ExecutorNets.count(t.id()), "two workers and one test net");
+    t.close();
+    t.close();
+    assertEquals(0, ExecutorNets.count(t.id()));
+    assertEquals(liveBefore, SoftmaxNet.live());
+    assertThrows(IllegalStateException.class, t::trainRound);
+  }
+}

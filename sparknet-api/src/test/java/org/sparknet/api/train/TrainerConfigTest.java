@@ -1,0 +1,69 @@
+package org.sparknet.api.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sparknet.api.NetDefinition;
+
+class TrainerConfigTest {
+  private static final NetDefinition DEF =
+      new NetDefinition("java-softmax", "lr=0.1", null, null, 5L, "cpu");
+
+  @Test
+  void defaultsAndValues() {
+    TrainerConfig c =
+        TrainerConfig.builder()
+            .setNetDefinition(DEF)
+            .optTau(10)
+            .optWorkers(3)
+            .optAveraging(Averaging.elastic(0.25))
+            .build();
+    assertEquals(10, c.tau());
+    assertEquals(3, c.workers());
+    assertEquals(5L, c.seed(), "seed defaults to the definition's");
+    assertEquals("data", c.dataBlob());
+    assertEquals("label", c.labelBlob());
+    assertTrue(c.averaging().isElastic());
+    assertEquals(0.25f, c.averaging().alpha());
+    assertEquals(0.0, TrainerConfig.builder().setNetDefinition(DEF).build().tauSeconds());
+  }
+
+  @Test
+  void rejectsBadValuesNamingThem() {
+    TrainerConfig.Builder b = TrainerConfig.builder();
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> b.optTau(0))
+            .getMessage()
+            .contains("tau"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> b.optWorkers(-1))
+            .getMessage()
+            .contains("workers"));
+    assertThrows(IllegalArgumentException.class, () -> b.optTauSeconds(0));
+    assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(1.5));
+    assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(-0.1));
+    assertThrows(IllegalArgumentException.class, () -> b.optDataBlob(" "));
+    assertThrows(IllegalStateException.class, () -> TrainerConfig.builder().build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            TrainerConfig.builder()
+                .setNetDefinition(DEF)
+                .optTauSeconds(1)
+                .optDeterministic(true)
+                .build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> TrainerConfig.builder().setNetDefinition(DEF).optTargetMetric("accuracy", 1).build());
+  }
+
+  @Test
+  void metricDirection() {
+    assertTrue(TrainerConfig.lowerIsBetter("loss"));
+    assertTrue(TrainerConfig.lowerIsBetter("top1_error"));
+    assertFalse(TrainerConfig.lowerIsBetter("accuracy"));
+  }
+}
