@@ -285,7 +285,9 @@ public final class CaffeNet implements Net {
     checkOpen();
     Objects.requireNonNull(feeder, "feeder");
     Objects.requireNonNull(blobs, "blobs");
-    Map<String, NDArray> out = new LinkedHashMap<>();
+    // Copies go to the heap first: an NDArray allocated inside a PointerScope would be freed
+    // when the scope closes.
+    Map<String, Tensor> copies = new LinkedHashMap<>();
     try (PointerScope scope = new PointerScope()) {
       CaffeRuntime.useDevice(deviceId);
       for (String name : blobs) {
@@ -307,16 +309,14 @@ public final class CaffeNet implements Net {
       testNet.Forward();
       for (String name : blobs) {
         FloatBlob b = testNet.blob_by_name(name);
-        Shape shape = shapeOf(b);
         float[] data = new float[b.count()];
         b.cpu_data().get(data);
-        out.put(name, NDArray.create(data, shape.dims()));
+        copies.put(name, new Tensor(shapeOf(b), data));
       }
-      return out;
-    } catch (RuntimeException | Error e) {
-      out.values().forEach(NDArray::close);
-      throw e;
     }
+    Map<String, NDArray> out = new LinkedHashMap<>();
+    copies.forEach((k, t) -> out.put(k, NDArray.create(t.data(), t.shape().dims())));
+    return out;
   }
 
   @Override
