@@ -1,0 +1,177 @@
+package org.sparknet.caffe.internal;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.caffe.CaffeNet;
+import org.sparknet.ndarray.NDArray;
+
+/**
+ * The safety net behind the Java checks: builds a definition once in a short-lived child JVM (same
+ * java binary and class path) and runs one training step and one test forward pass on zeros. A
+ * Caffe CHECK that fails there aborts the child, not this JVM; its glog "Check failed" line becomes
+ * an {@link IllegalArgumentException}. Verdicts are cached per definition for the life of the JVM.
+ */
+public final class DryRun {
+  private static final Map<NetDefinition, Optional<String>> VERDICTS = new ConcurrentHashMap<>();
+  private static final String FAILURE_MARK = "SPARKNET-DRY-RUN-FAILED: ";
+
+  private DryRun() {}
+
+  /** Throws IllegalArgumentException if Caffe aborts on {@code definition}. */
+  public static void check(NetDefinition definition) {
+    NetDefinition key = definition.withSeed(0);
+    Optional<String> verdict = VERDICTS.computeIfAbsent(key, DryRun::runChild);
+    if (verdict.isPresent()) {
+      throw new IllegalArgumentException(verdict.get());
+    }
+  }
+
+  /** Number of cached verdicts (for tests). */
+  public static int cachedVerdicts() {
+    return VERDICTS.size();
+  }
+
+  private static Optional<String> runChild(NetDefinition definition) {
+    Path defFile = null;
+    Path errFile = null;
+    try {
+      defFile = Files.createTempFile("sparknet-dryrun-", ".ser");
+      errFile = Files.createTempFile("sparknet-dryrun-", ".err");
+      try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(defFile))) {
+        out.writeObject(definition);
+      }
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      List<String> cmd = new ArrayList<>();
+      cmd.add(java);
+      cmd.add("-Xmx1g");
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(DryRun.class.getName());
+      cmd.add(defFile.toString());
+      ProcessBuilder pb = new ProcessBuilder(cmd);
+      pb.environment().putIfAbsent("GLOG_minloglevel", "2");
+      pb.environment().putIfAbsent("OPENBLAS_NUM_THREADS", "1");
+      pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      pb.redirectError(errFile.toFile());
+      Process p = pb.start();
+      long timeout = Long.getLong("sparknet.caffe.dryRunTimeoutSeconds", 600);
+      if (!p.waitFor(timeout, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException(
+            "The dry run of net definition took more than "
+                + timeout
+                + " s and was stopped;"
+                + " raise -Dsparknet.caffe.dryRunTimeoutSeconds or disable it with"
+                + " -Dsparknet.caffe.dryRun=false");
+      }
+      int rc = p.exitValue();
+      if (rc == 0) {
+        return Optional.empty();
+      }
+      List<String> err = Files.readAllLines(errFile, StandardCharsets.UTF_8);
+      return Optional.of(verdict(rc, err));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot start the dry run of a net definition", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted during the dry run of a net definition", e);
+    } finally {
+      for (Path f : new Path[] {defFile, errFile}) {
+        if (f != null) {
+          try {
+            Files.deleteIfExists(f);
+          } catch (IOException ignored) {
+            // a leftover temporary file is harmless
+          }
+        }
+      }
+    }
+  }
+
+  /** Turns the child's exit code and stderr into the message of an IllegalArgumentException. */
+  static String verdict(int rc, List<String> stderr) {
+    for (String line : stderr) {
+      int i = line.indexOf(FAILURE_MARK);
+      if (i >= 0) {
+        return line.substring(i + FAILURE_MARK.length());
+      }
+    }
+    String fatal = null;
+    for (String line : stderr) {
+      if (line.contains("Check failed:")) {
+        fatal = line;
+        break;
+      }
+    }
+    if (fatal == null) {
+      for (String line : stderr) {
+        if (line.matches("^F\\d{4} .*")) {
+          fatal = line;
+          break;
+        }
+      }
+    }
+    if (fatal != null) {
+      int i = fatal.indexOf("] ");
+      String where = i > 0 ? fatal.substring(fatal.lastIndexOf(' ', i - 1) + 1, i) : "?";
+      String what = i > 0 ? fatal.substring(i + 2) : fatal;
+      return "Caffe rejects this net definition: "
+          + what
+          + " (at "
+          + where
+          + "; found by a dry run in a child JVM: build, then one forward/backward pass on"
+          + " zeros)";
+    }
+    if (rc == 134 || rc == 139 || rc == 136) {
+      return "Caffe crashed on this net definition (exit code "
+          + rc
+          + ", no glog message) during a dry run in a child JVM; stderr ends with: "
+          + tail(stderr);
+    }
+    throw new IllegalStateException(
+        "The dry run of a net definition failed without a Caffe error (exit code "
+            + rc
+            + "): "
+            + tail(stderr)
+            + "; disable it with -Dsparknet.caffe.dryRun=false if the child JVM cannot start here");
+  }
+
+  private static String tail(List<String> lines) {
+    int from = Math.max(0, lines.size() - 5);
+    return String.join(" | ", lines.subList(from, lines.size()));
+  }
+
+  /** The child: builds the definition without a dry run, trains one step and tests one. */
+  public static void main(String[] args) throws Exception {
+    NetDefinition def;
+    try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(Path.of(args[0])))) {
+      def = (NetDefinition) in.readObject();
+    }
+    try (CaffeNet net = CaffeNet.create(def, false)) {
+      net.train(1, DryRun::zeros);
+      net.test(1, DryRun::zeros);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println(FAILURE_MARK + e.getMessage());
+      System.exit(3);
+    }
+    System.exit(0);
+  }
+
+  private static void zeros(Map<String, NDArray> inputs) {
+    for (NDArray a : inputs.values()) {
+      a.fill(0f);
+    }
+  }
+}
