@@ -40,25 +40,43 @@ public final class DemoCommand implements Callable<Integer> {
               + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist).")
   Path data;
 
-  @Option(names = "--workers", defaultValue = "2", description = "Partitions (one net each); default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--workers",
+      defaultValue = "2",
+      description = "Partitions (one net each); default ${DEFAULT-VALUE}.")
   int workers;
 
-  @Option(names = "--tau", defaultValue = "50", description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--tau",
+      defaultValue = "50",
+      description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
   int tau;
 
-  @Option(names = "--epochs", defaultValue = "3", description = "Passes over the training set; default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--epochs",
+      defaultValue = "3",
+      description = "Passes over the training set; default ${DEFAULT-VALUE}.")
   double epochs;
 
-  @Option(names = "--lr", defaultValue = "0.03", description = "Base learning rate (SGD, momentum 0.9, inv policy); default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--lr",
+      defaultValue = "0.03",
+      description = "Base learning rate (SGD, momentum 0.9, inv policy); default ${DEFAULT-VALUE}.")
   double lr;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Seed for weights and data order; default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Seed for weights and data order; default ${DEFAULT-VALUE}.")
   long seed;
 
   @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
   String master;
 
-  @Option(names = "--plot", defaultValue = "sparknet-demo.png", description = "PNG file for the curves; default ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--plot",
+      defaultValue = "sparknet-demo.png",
+      description = "PNG file for the curves; default ${DEFAULT-VALUE}.")
   Path plot;
 
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
@@ -69,7 +87,14 @@ public final class DemoCommand implements Callable<Integer> {
     if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
       throw new IllegalArgumentException(
           "--workers and --tau must be >= 1 and --epochs and --lr > 0 (got workers="
-              + workers + ", tau=" + tau + ", epochs=" + epochs + ", lr=" + lr + ")");
+              + workers
+              + ", tau="
+              + tau
+              + ", epochs="
+              + epochs
+              + ", lr="
+              + lr
+              + ")");
     }
     PrintStream out = System.out;
     FashionMnist dataset = FashionMnist.locate(data);
@@ -86,7 +111,8 @@ public final class DemoCommand implements Callable<Integer> {
         "%d workers, tau=%d steps of batch %d, %d rounds (%.1f epochs)%n",
         workers, tau, LeNet.TRAIN_BATCH, rounds, epochs);
 
-    SparkSession spark = SparkSessions.local(master == null ? "local[" + workers + "]" : master, "SparkNet demo");
+    SparkSession spark =
+        SparkSessions.local(master == null ? "local[" + workers + "]" : master, "SparkNet demo");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> trainRdd = train.toRdd(sc, workers, 1f / 256);
@@ -155,7 +181,8 @@ public final class DemoCommand implements Callable<Integer> {
   private static float accuracy(Map<String, Float> testMetrics) {
     Float a = testMetrics.get("accuracy");
     if (a == null) {
-      throw new IllegalStateException("The test net reports no 'accuracy' output; it has " + testMetrics.keySet());
+      throw new IllegalStateException(
+          "The test net reports no 'accuracy' output; it has " + testMetrics.keySet());
     }
     return a;
   }

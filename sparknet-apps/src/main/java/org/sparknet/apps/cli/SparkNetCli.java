@@ -39,7 +39,9 @@ public final class SparkNetCli implements Runnable {
     cli.setParameterExceptionHandler(
         (e, a) -> {
           e.getCommandLine().getErr().println("sparknet: usage error: " + e.getMessage());
-          e.getCommandLine().getErr().println("Try '" + e.getCommandLine().getCommandName() + " --help'.");
+          e.getCommandLine()
+              .getErr()
+              .println("Try '" + e.getCommandLine().getCommandName() + " --help'.");
           return EXIT_BAD_INPUT;
         });
     return cli.execute(args);
@@ -47,6 +49,7 @@ public final class SparkNetCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing a command (try 'sparknet demo').");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "Missing a command (try 'sparknet demo').");
   }
 }

@@ -35,7 +35,12 @@ public final class FashionMnist {
     }
     FashionMnist data = new FashionMnist(dir);
     for (String name :
-        new String[] {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
+        new String[] {
+          "train-images-idx3-ubyte",
+          "train-labels-idx1-ubyte",
+          "t10k-images-idx3-ubyte",
+          "t10k-labels-idx1-ubyte"
+        }) {
       if (data.file(name) == null) {
         throw new IllegalArgumentException(
             "Fashion-MNIST not found: "

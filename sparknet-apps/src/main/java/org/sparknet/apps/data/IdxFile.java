@@ -13,9 +13,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * One IDX file (the MNIST format: a magic number giving the element type and rank, the extents,
- * then the elements), gzip-compressed or plain. Only unsigned-byte elements are supported, which
- * is what MNIST and Fashion-MNIST use. Every error names the file and, for truncation, the
- * record.
+ * then the elements), gzip-compressed or plain. Only unsigned-byte elements are supported, which is
+ * what MNIST and Fashion-MNIST use. Every error names the file and, for truncation, the record.
  */
 public final class IdxFile {
   private static final int UNSIGNED_BYTE = 0x08;
@@ -102,9 +101,13 @@ public final class IdxFile {
     try {
       magic = in.readInt();
     } catch (EOFException e) {
-      throw new IllegalArgumentException("IDX file " + path + " is empty or shorter than its header");
+      throw new IllegalArgumentException(
+          "IDX file " + path + " is empty or shorter than its header");
     }
-    if ((magic >>> 16) != 0 || ((magic >>> 8) & 0xff) != UNSIGNED_BYTE || (magic & 0xff) == 0 || (magic & 0xff) > 4) {
+    if ((magic >>> 16) != 0
+        || ((magic >>> 8) & 0xff) != UNSIGNED_BYTE
+        || (magic & 0xff) == 0
+        || (magic & 0xff) > 4) {
       throw new IllegalArgumentException(
           String.format(
               "File %s is not an unsigned-byte IDX file: magic number 0x%08x (expected 0x0000080N with N"

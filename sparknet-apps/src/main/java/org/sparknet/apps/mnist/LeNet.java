@@ -31,7 +31,8 @@ public final class LeNet {
   static String resource(String name) {
     try (InputStream in = LeNet.class.getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException("Resource " + name + " is missing from the sparknet-apps jar");
+        throw new IllegalStateException(
+            "Resource " + name + " is missing from the sparknet-apps jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -15,8 +15,8 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 /**
- * Training curves drawn to a PNG with plain Java2D (headless): one panel per series, x the
- * training progress (epochs), y the value, with axis ticks and labels.
+ * Training curves drawn to a PNG with plain Java2D (headless): one panel per series, x the training
+ * progress (epochs), y the value, with axis ticks and labels.
  */
 public final class CurvePlot {
   private static final int PANEL_W = 560;

@@ -42,7 +42,8 @@ class DemoIT {
 
     List<String> roundLines = out.lines().filter(l -> l.contains(" round ")).toList();
     assertEquals(28, roundLines.size(), "3 epochs of 60,000 at 2 x 50 x 64 per round: " + out);
-    Matcher m = Pattern.compile("Final test accuracy (\\d\\.\\d+) after (\\d\\.\\d+) epochs").matcher(out);
+    Matcher m =
+        Pattern.compile("Final test accuracy (\\d\\.\\d+) after (\\d\\.\\d+) epochs").matcher(out);
     assertTrue(m.find(), out);
     double accuracy = Double.parseDouble(m.group(1));
     double epochs = Double.parseDouble(m.group(2));

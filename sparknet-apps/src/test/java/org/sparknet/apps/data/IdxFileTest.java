@@ -64,7 +64,8 @@ class IdxFileTest {
   @Test
   void wrongMagicNumberNamesTheFile() throws IOException {
     Path f = write("bad-magic", new byte[] {0, 0, 0x0D, 3, 0, 0, 0, 1}, false);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IdxFile.open(f));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> IdxFile.open(f));
     assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
     assertTrue(e.getMessage().contains("magic number 0x00000d03"), e.getMessage());
   }
