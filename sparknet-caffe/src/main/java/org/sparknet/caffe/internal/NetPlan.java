@@ -106,6 +106,14 @@ public final class NetPlan {
   // ---------------------------------------------------------------- building
 
   public static NetPlan of(NetDefinition def) {
+    // Checking asks Caffe's registries and parsers, which hand back temporary strings and protos;
+    // the scope frees every one of them (a plan holds no native state).
+    try (PointerScope scope = new PointerScope()) {
+      return check(def);
+    }
+  }
+
+  private static NetPlan check(NetDefinition def) {
     if (!def.engine().equals("caffe")) {
       throw new IllegalArgumentException(
           "This definition is for engine '" + def.engine() + "', not 'caffe'");
