@@ -12,7 +12,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "SparkNet 0.1.0",
     description = "Train Caffe networks on Spark.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      TrainCommand.class,
+      TestCommand.class,
+      PredictCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class SparkNetCli implements Runnable {
   public static final int EXIT_OK = 0;
   public static final int EXIT_TRAINING_FAILED = 1;

@@ -57,7 +57,7 @@ public final class DryRun {
       cmd.add(java);
       cmd.add("-Xmx1g");
       cmd.add("-cp");
-      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(classPath());
       cmd.add(DryRun.class.getName());
       cmd.add(defFile.toString());
       ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -98,6 +98,27 @@ public final class DryRun {
         }
       }
     }
+  }
+
+  /**
+   * This JVM's class path, plus the jar or directory that holds this class when it is not on it:
+   * under spark-submit the application jar is loaded by Spark's own class loader, not from
+   * java.class.path.
+   */
+  static String classPath() {
+    String cp = System.getProperty("java.class.path", "");
+    try {
+      java.security.CodeSource src = DryRun.class.getProtectionDomain().getCodeSource();
+      if (src != null && src.getLocation() != null) {
+        String own = Path.of(src.getLocation().toURI()).toString();
+        if (!List.of(cp.split(java.io.File.pathSeparator)).contains(own)) {
+          return cp.isEmpty() ? own : own + java.io.File.pathSeparator + cp;
+        }
+      }
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      // not a file location: keep the class path as it is
+    }
+    return cp;
   }
 
   /** Turns the child's exit code and stderr into the message of an IllegalArgumentException. */

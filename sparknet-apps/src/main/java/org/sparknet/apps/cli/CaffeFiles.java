@@ -1,0 +1,91 @@
+package org.sparknet.apps.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.sparknet.api.NetDefinition;
+
+/**
+ * A Caffe solver and net read from unchanged Caffe files. A solver's {@code net:} (or {@code
+ * train_net:}) path is resolved against the solver file's directory first, then the current
+ * directory, so Caffe's examples work both from their own folder and from Caffe's root.
+ *
+ * @param solverText the solver prototxt
+ * @param netText the net prototxt, or null when the solver embeds it ({@code net_param})
+ * @param netSource where the net came from, for messages
+ */
+record CaffeFiles(String solverText, String netText, String netSource) {
+  /** Stands in for a solver when only a net is given (inference never steps the solver). */
+  static final String INFERENCE_SOLVER = "base_lr: 0.01\nlr_policy: \"fixed\"\n";
+
+  private static final Pattern NET_FILE =
+      Pattern.compile("(?m)^\\s*(?:train_)?net\\s*:\\s*\"([^\"]*)\"");
+  private static final Pattern EMBEDDED_NET = Pattern.compile("(?m)^\\s*(?:train_)?net_param\\b");
+  private static final Pattern RANDOM_SEED = Pattern.compile("(?m)^\\s*random_seed\\s*:\\s*(\\d+)");
+
+  /**
+   * Reads {@code solver} and the net: {@code net} when given, else the file the solver names.
+   * Either may be null, not both.
+   */
+  static CaffeFiles read(Path solver, Path net) {
+    if (solver == null && net == null) {
+      throw new IllegalArgumentException("Give the net with --net FILE or --solver FILE");
+    }
+    String solverText = solver == null ? INFERENCE_SOLVER : text(solver, "Solver");
+    if (net != null) {
+      return new CaffeFiles(solverText, text(net, "Net"), net.toString());
+    }
+    Matcher m = NET_FILE.matcher(solverText);
+    if (m.find()) {
+      Path named = Path.of(m.group(1));
+      Path besideSolver = solver.toAbsolutePath().getParent().resolve(named);
+      List<Path> candidates = named.isAbsolute() ? List.of(named) : List.of(besideSolver, named);
+      for (Path p : candidates) {
+        if (Files.isRegularFile(p)) {
+          return new CaffeFiles(solverText, text(p, "Net"), p.toString());
+        }
+      }
+      throw new IllegalArgumentException(
+          "Solver "
+              + solver
+              + " names the net file '"
+              + m.group(1)
+              + "', which is neither at "
+              + besideSolver
+              + " nor at "
+              + named.toAbsolutePath()
+              + "; pass --net FILE");
+    }
+    if (EMBEDDED_NET.matcher(solverText).find()) {
+      return new CaffeFiles(solverText, null, solver + " (net_param)");
+    }
+    throw new IllegalArgumentException(
+        "Solver " + solver + " names no net (no net:, train_net: or net_param); pass --net FILE");
+  }
+
+  /** The solver's random_seed, or {@code dflt}. */
+  long seed(long dflt) {
+    Matcher m = RANDOM_SEED.matcher(solverText);
+    return m.find() ? Long.parseLong(m.group(1)) : dflt;
+  }
+
+  NetDefinition definition(List<Integer> sampleShape, long seed) {
+    return new NetDefinition("caffe", solverText, netText, sampleShape, seed, "cpu");
+  }
+
+  static String text(Path file, String what) {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(what + " file " + file + " does not exist");
+    }
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + what.toLowerCase() + " file " + file, e);
+    }
+  }
+}

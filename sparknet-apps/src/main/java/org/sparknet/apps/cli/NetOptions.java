@@ -1,0 +1,90 @@
+package org.sparknet.apps.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.caffe.CaffeModels;
+import org.sparknet.caffe.CaffeNet;
+import picocli.CommandLine.Option;
+
+/** The options that name a Caffe net, shared by train, test and predict. */
+final class NetOptions {
+  @Option(
+      names = "--solver",
+      paramLabel = "FILE",
+      description =
+          "Caffe solver prototxt, unchanged; a relative net: path is resolved against the solver's"
+              + " directory, then the current directory.")
+  Path solver;
+
+  @Option(
+      names = "--net",
+      paramLabel = "FILE",
+      description = "Caffe net prototxt (overrides the solver's net:).")
+  Path net;
+
+  @Option(
+      names = "--sample-shape",
+      paramLabel = "C,H,W",
+      split = ",",
+      description =
+          "Shape of one example for nets with Data layers (default: 1,ROWS,COLS of the IDX"
+              + " images).")
+  List<Integer> sampleShape;
+
+  @Option(
+      names = "--seed",
+      description = "Seed for weights and data order (default: the solver's random_seed, else 42).")
+  Long seed;
+
+  @Option(
+      names = "--scale",
+      defaultValue = "1",
+      description =
+          "Multiply pixel bytes by this before feeding (default ${DEFAULT-VALUE}: raw 0-255, as"
+              + " Caffe's Data layers read them; their transform_param scale still applies). Use"
+              + " 0.00390625 for nets with Input layers that expect [0, 1).")
+  float scale;
+
+  /** The definition; {@code imageShape} (from the data) when no --sample-shape was given. */
+  NetDefinition definition(List<Integer> imageShape) {
+    CaffeFiles files = CaffeFiles.read(solver, net);
+    List<Integer> shape = sampleShape != null ? sampleShape : imageShape;
+    for (int d : shape) {
+      if (d <= 0) {
+        throw new IllegalArgumentException(
+            "--sample-shape must be positive extents like 1,28,28 but was " + shape);
+      }
+    }
+    if (!(scale > 0) || Float.isInfinite(scale)) {
+      throw new IllegalArgumentException("--scale must be a positive number but was " + scale);
+    }
+    return files.definition(new ArrayList<>(shape), seed != null ? seed : files.seed(42));
+  }
+
+  /** The weights of a .caffemodel, checked against the net. */
+  static WeightCollection loadWeights(NetDefinition def, Path caffemodel) {
+    try (CaffeNet caffe = CaffeNet.create(def)) {
+      CaffeModels.load(caffe, caffemodel);
+      return caffe.getWeights();
+    }
+  }
+
+  /** Writes {@code weights} as a Caffe .caffemodel (fails if the file exists). */
+  static void saveWeights(NetDefinition def, WeightCollection weights, Path caffemodel) {
+    try (CaffeNet caffe = CaffeNet.create(def)) {
+      caffe.setWeights(weights);
+      CaffeModels.save(caffe, caffemodel, false);
+    }
+  }
+
+  static Path existing(Path file, String option) {
+    if (file != null && !Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(option + " file " + file + " does not exist");
+    }
+    return file;
+  }
+}

@@ -1,0 +1,140 @@
+package org.sparknet.apps.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.apps.data.IdxFile;
+import org.sparknet.apps.data.IdxInput;
+import org.sparknet.apps.predict.BatchInference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Batch inference over a dataset on the executors, written as Parquet. */
+@Command(
+    name = "predict",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Run a Caffe net with the given weights over a dataset on Spark and write Parquet with the"
+          + " columns index, label (null without labels), prediction (argmax of the blob) and the"
+          + " blob as array<float>."
+    })
+public final class PredictCommand implements Callable<Integer> {
+  @Mixin NetOptions netOptions = new NetOptions();
+
+  @Option(
+      names = "--weights",
+      required = true,
+      paramLabel = "FILE.caffemodel",
+      description = "Trained weights.")
+  Path weights;
+
+  @Option(
+      names = "--input",
+      required = true,
+      paramLabel = "URI",
+      description = "Images to predict.")
+  String input;
+
+  @Option(
+      names = "--input-labels",
+      paramLabel = "URI",
+      description = "Labels of --input (default: found by the MNIST naming convention, if there).")
+  String inputLabels;
+
+  @Option(
+      names = "--format",
+      defaultValue = "idx",
+      description = "Data format; this build reads: idx (default).")
+  String format;
+
+  @Option(
+      names = "--output",
+      required = true,
+      paramLabel = "DIR",
+      description = "Parquet directory to create (must not exist).")
+  Path output;
+
+  @Option(
+      names = "--blob",
+      paramLabel = "NAME",
+      description =
+          "Blob to output (default: the Softmax top, else the scores the Accuracy or loss layer"
+              + " reads, else the last layer's top).")
+  String blob;
+
+  @Option(
+      names = "--workers",
+      defaultValue = "2",
+      description = "Partitions; default ${DEFAULT-VALUE}.")
+  int workers;
+
+  @Option(
+      names = "--master",
+      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
+  String master;
+
+  @Override
+  public Integer call() {
+    IdxInput.checkFormat(format);
+    if (workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
+    }
+    NetOptions.existing(netOptions.solver, "--solver");
+    NetOptions.existing(netOptions.net, "--net");
+    NetOptions.existing(weights, "--weights");
+    Path images = IdxInput.file(input, "--input");
+    Path labels = IdxInput.labels(images, inputLabels, "--input-labels", false);
+    if (Files.exists(output) && !isEmptyDirectory(output)) {
+      throw new IllegalArgumentException(
+          "--output " + output + " already exists; choose a new directory");
+    }
+    IdxFile imageFile = IdxFile.open(images);
+    java.util.List<Integer> shape = new java.util.ArrayList<>();
+    shape.add(1);
+    for (int d : imageFile.recordDims()) {
+      shape.add(d);
+    }
+    NetDefinition def = netOptions.definition(shape);
+    String b =
+        blob != null
+            ? blob
+            : BatchInference.defaultBlob(
+                def.netText() != null ? def.netText() : def.solverText(), "the net definition");
+    WeightCollection w = NetOptions.loadWeights(def, weights);
+    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet predict");
+    try {
+      if (Files.exists(output)) {
+        Files.delete(output); // an empty directory: Spark wants to create it
+      }
+      BatchInference.predict(spark, def, w, images, labels, netOptions.scale, b, workers)
+          .write()
+          .parquet(output.toString());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot replace the empty directory " + output, e);
+    } finally {
+      spark.stop();
+    }
+    System.out.printf(
+        "Predicted %,d examples (blob '%s'%s) into %s%n",
+        imageFile.count(), b, labels == null ? ", no labels" : ", with labels", output);
+    return SparkNetCli.EXIT_OK;
+  }
+
+  private static boolean isEmptyDirectory(Path p) {
+    if (!Files.isDirectory(p)) {
+      return false;
+    }
+    try (Stream<Path> s = Files.list(p)) {
+      return s.findAny().isEmpty();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

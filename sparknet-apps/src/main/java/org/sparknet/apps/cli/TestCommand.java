@@ -1,0 +1,93 @@
+package org.sparknet.apps.cli;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.apps.data.IdxDataset;
+import org.sparknet.apps.data.IdxInput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Tests a .caffemodel on IDX data on Spark and prints the test net's outputs. */
+@Command(
+    name = "test",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Run the TEST phase of a Caffe net with the given weights over a dataset on Spark and print"
+          + " the mean of each scalar output (loss, accuracy)."
+    })
+public final class TestCommand implements Callable<Integer> {
+  @Mixin NetOptions netOptions = new NetOptions();
+
+  @Option(
+      names = "--weights",
+      required = true,
+      paramLabel = "FILE.caffemodel",
+      description = "Weights to test.")
+  Path weights;
+
+  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
+  String test;
+
+  @Option(
+      names = "--test-labels",
+      paramLabel = "URI",
+      description = "Labels of --test (default: its name with images->labels, idx3->idx1).")
+  String testLabels;
+
+  @Option(
+      names = "--format",
+      defaultValue = "idx",
+      description = "Data format; this build reads: idx (default).")
+  String format;
+
+  @Option(
+      names = "--workers",
+      defaultValue = "2",
+      description = "Partitions; default ${DEFAULT-VALUE}.")
+  int workers;
+
+  @Option(
+      names = "--master",
+      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
+  String master;
+
+  @Override
+  public Integer call() {
+    IdxInput.checkFormat(format);
+    if (workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
+    }
+    NetOptions.existing(netOptions.solver, "--solver");
+    NetOptions.existing(netOptions.net, "--net");
+    NetOptions.existing(weights, "--weights");
+    Path images = IdxInput.file(test, "--test");
+    IdxDataset data =
+        IdxDataset.open(images, IdxInput.labels(images, testLabels, "--test-labels", true), 256);
+    NetDefinition def = netOptions.definition(data.sampleShape());
+    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet test");
+    try {
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      TrainerConfig cfg =
+          TrainerConfig.builder().setNetDefinition(def).optWorkers(workers).optTau(1).build();
+      try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
+        trainer.setWeights(NetOptions.loadWeights(def, weights));
+        trainer.setValidationData(data.toRdd(sc, workers, netOptions.scale));
+        Map<String, Float> metrics = trainer.test();
+        System.out.printf(
+            "Test of %s on %,d examples: %s%n",
+            weights, data.count(), TrainCommand.format(metrics));
+      }
+    } finally {
+      spark.stop();
+    }
+    return SparkNetCli.EXIT_OK;
+  }
+}

@@ -1,0 +1,282 @@
+package org.sparknet.apps.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.train.Averaging;
+import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.apps.data.IdxDataset;
+import org.sparknet.apps.data.IdxInput;
+import org.sparknet.apps.plot.CurvePlot;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Trains any Caffe solver on IDX data with model averaging on Spark. */
+@Command(
+    name = "train",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Train a Caffe net (unchanged solver and net prototxt) on Spark with model averaging: each"
+          + " round every worker runs tau solver steps on its partition, then the weights are"
+          + " averaged. Writes OUTPUT/final.caffemodel and OUTPUT/metrics.jsonl."
+    })
+public final class TrainCommand implements Callable<Integer> {
+  @Mixin NetOptions netOptions = new NetOptions();
+
+  @Option(names = "--train", required = true, paramLabel = "URI", description = "Training data.")
+  String train;
+
+  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
+  String test;
+
+  @Option(
+      names = "--train-labels",
+      paramLabel = "URI",
+      description = "Labels of --train (default: its name with images->labels, idx3->idx1).")
+  String trainLabels;
+
+  @Option(names = "--test-labels", paramLabel = "URI", description = "Labels of --test.")
+  String testLabels;
+
+  @Option(
+      names = "--format",
+      defaultValue = "idx",
+      description = "Data format; this build reads: idx (default).")
+  String format;
+
+  @Option(names = "--workers", required = true, description = "Workers (partitions).")
+  int workers;
+
+  @ArgGroup(multiplicity = "1")
+  Tau tau;
+
+  static final class Tau {
+    @Option(names = "--tau", description = "Solver steps per worker per round.")
+    Integer steps;
+
+    @Option(names = "--tau-seconds", description = "Seconds of training per worker per round.")
+    Double seconds;
+  }
+
+  @Option(names = "--rounds", required = true, description = "Rounds to train (resumed included).")
+  int rounds;
+
+  @Option(
+      names = "--test-interval",
+      defaultValue = "0",
+      description = "Test every N rounds (default 0: only after the last round).")
+  int testInterval;
+
+  @Option(
+      names = "--averaging",
+      defaultValue = "plain",
+      description = "plain (default) or easgd (elastic averaging, with --alpha).")
+  String averaging;
+
+  @Option(names = "--alpha", description = "EASGD moving rate in [0, 1].")
+  Double alpha;
+
+  @Option(
+      names = "--weights",
+      paramLabel = "FILE.caffemodel",
+      description = "Start from these weights.")
+  Path weights;
+
+  @Option(
+      names = "--checkpoint",
+      paramLabel = "DIR",
+      description = "Checkpoint every round here; resume from it when it holds one.")
+  String checkpoint;
+
+  @Option(
+      names = "--output",
+      defaultValue = "sparknet-output",
+      paramLabel = "DIR",
+      description = "Directory for final.caffemodel and metrics.jsonl; default ${DEFAULT-VALUE}.")
+  Path output;
+
+  @Option(
+      names = "--metrics",
+      paramLabel = "FILE",
+      description = "One JSON line per round (default OUTPUT/metrics.jsonl).")
+  Path metrics;
+
+  @Option(names = "--plot", paramLabel = "FILE", description = "PNG of loss and accuracy.")
+  Path plot;
+
+  @Option(
+      names = "--master",
+      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
+  String master;
+
+  @Override
+  public Integer call() {
+    // Everything that can be checked before Spark starts is checked here (exit 2).
+    IdxInput.checkFormat(format);
+    if (workers < 1 || rounds < 1 || testInterval < 0) {
+      throw new IllegalArgumentException(
+          "--workers and --rounds must be >= 1 and --test-interval >= 0 (got workers="
+              + workers
+              + ", rounds="
+              + rounds
+              + ", test-interval="
+              + testInterval
+              + ")");
+    }
+    Averaging avg = averaging();
+    Path trainImages = IdxInput.file(train, "--train");
+    Path testImages = IdxInput.file(test, "--test");
+    IdxDataset trainSet =
+        IdxDataset.open(
+            trainImages, IdxInput.labels(trainImages, trainLabels, "--train-labels", true), 256);
+    IdxDataset testSet =
+        IdxDataset.open(
+            testImages, IdxInput.labels(testImages, testLabels, "--test-labels", true), 256);
+    NetOptions.existing(netOptions.solver, "--solver");
+    NetOptions.existing(netOptions.net, "--net");
+    NetOptions.existing(weights, "--weights");
+    if (netOptions.solver == null) {
+      throw new IllegalArgumentException("train needs --solver FILE");
+    }
+    NetDefinition def = netOptions.definition(trainSet.sampleShape());
+    Path finalModel = output.resolve("final.caffemodel");
+    if (Files.exists(finalModel)) {
+      throw new IllegalArgumentException(
+          finalModel + " already exists; choose another --output or remove it");
+    }
+    Path metricsFile = metrics != null ? metrics : output.resolve("metrics.jsonl");
+    try {
+      Files.createDirectories(output);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot create --output directory " + output, e);
+    }
+
+    TrainerConfig.Builder config =
+        TrainerConfig.builder()
+            .setNetDefinition(def)
+            .optWorkers(workers)
+            .optAveraging(avg)
+            .optMaxRounds(rounds)
+            .optMetricsFile(metricsFile.toString());
+    if (tau.steps != null) {
+      config.optTau(tau.steps);
+    } else {
+      config.optTauSeconds(tau.seconds);
+    }
+    if (testInterval > 0) {
+      config.optValidationInterval(testInterval);
+    }
+    if (checkpoint != null) {
+      config.optCheckpointDir(checkpoint);
+    }
+    TrainerConfig cfg = config.build();
+    PrintStream out = System.out;
+    out.printf(
+        "SparkNet train: %s on %,d training / %,d test examples; %s; %d rounds%n",
+        def.netText() != null ? "net" : "solver", trainSet.count(), testSet.count(), cfg, rounds);
+
+    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet train");
+    try {
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      float scale = netOptions.scale;
+      try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
+        if (trainer.round() > 0) {
+          out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
+        } else if (weights != null) {
+          trainer.setWeights(NetOptions.loadWeights(def, weights));
+        }
+        trainer.setTrainingData(trainSet.toRdd(sc, workers, scale));
+        trainer.setValidationData(testSet.toRdd(sc, workers, scale));
+        List<Double> lossX = new ArrayList<>();
+        List<Double> lossY = new ArrayList<>();
+        List<Double> accX = new ArrayList<>();
+        List<Double> accY = new ArrayList<>();
+        Map<String, Float> last = Map.of();
+        while (trainer.round() < rounds) {
+          RoundMetrics m = trainer.trainRound();
+          lossX.add((double) m.round());
+          lossY.add((double) m.meanLoss());
+          if (!m.validation().isEmpty()) {
+            last = m.validation();
+          }
+          if (m.round() == rounds && m.validation().isEmpty()) {
+            last = trainer.test();
+          }
+          Float acc = m.round() == rounds ? last.get("accuracy") : m.validation().get("accuracy");
+          if (acc != null) {
+            accX.add((double) m.round());
+            accY.add((double) acc);
+          }
+          out.printf(
+              "round %3d/%d  iter %6d  loss %.4f  %,6.0f ex/s%s%n",
+              m.round(),
+              rounds,
+              m.iteration(),
+              m.meanLoss(),
+              m.imagesPerSecond(),
+              m.validation().isEmpty() ? "" : "  test " + format(m.validation()));
+        }
+        if (last.isEmpty()) {
+          last = trainer.test(); // resumed at or past --rounds
+        }
+        NetOptions.saveWeights(def, trainer.getWeights(), finalModel);
+        out.printf("Final test: %s%n", format(last));
+        out.printf("Weights written to %s; metrics to %s%n", finalModel, metricsFile);
+        if (plot != null && !lossX.isEmpty()) {
+          CurvePlot p =
+              new CurvePlot("round")
+                  .add(new CurvePlot.Series("Training loss", "loss", lossX, lossY));
+          if (!accY.isEmpty()) {
+            p.add(new CurvePlot.Series("Test accuracy", "accuracy", accX, accY));
+          }
+          p.write(plot);
+        }
+      }
+    } finally {
+      spark.stop();
+    }
+    return SparkNetCli.EXIT_OK;
+  }
+
+  private Averaging averaging() {
+    switch (averaging) {
+      case "plain":
+        if (alpha != null) {
+          throw new IllegalArgumentException("--alpha applies only to --averaging easgd");
+        }
+        return Averaging.PLAIN;
+      case "easgd":
+        if (alpha == null) {
+          throw new IllegalArgumentException("--averaging easgd needs --alpha A (0 <= A <= 1)");
+        }
+        return Averaging.elastic(alpha);
+      default:
+        throw new IllegalArgumentException(
+            "--averaging must be plain or easgd but was '" + averaging + "'");
+    }
+  }
+
+  static String format(Map<String, Float> metrics) {
+    StringBuilder sb = new StringBuilder();
+    metrics.forEach(
+        (k, v) ->
+            sb.append(sb.length() == 0 ? "" : "  ")
+                .append(k)
+                .append(' ')
+                .append(String.format("%.4f", v)));
+    return sb.toString();
+  }
+}

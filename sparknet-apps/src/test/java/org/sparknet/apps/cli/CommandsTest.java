@@ -1,0 +1,246 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparknet.apps.testing.CliFixtures;
+import org.sparknet.apps.testing.CliFixtures.Result;
+
+/**
+ * train, test and predict without Spark: help, usage errors and bad input are exit 2 with one line
+ * that says why, all found before Spark or Caffe start.
+ */
+class CommandsTest {
+  @TempDir Path tmp;
+  private Path data;
+  private Path solver;
+
+  @BeforeEach
+  void fixtures() throws Exception {
+    data = tmp.resolve("data");
+    CliFixtures.fashionMnistSubset(data, 10, 10);
+    solver = CliFixtures.caffeLeNet(tmp.resolve("caffe"));
+  }
+
+  private String train() {
+    return data.resolve("train-images-idx3-ubyte").toString();
+  }
+
+  private String test() {
+    return data.resolve("t10k-images-idx3-ubyte").toString();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"train", "test", "predict"})
+  void helpDescribesTheOptionsAndExitsZero(String command) {
+    Result r = CliFixtures.run(command, "--help");
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("--format") && r.out().contains("--solver"), r.toString());
+  }
+
+  @Test
+  void topLevelHelpListsTheCommands() {
+    Result r = CliFixtures.run("--help");
+    assertEquals(0, r.exit(), r.toString());
+    for (String c : new String[] {"demo", "train", "test", "predict"}) {
+      assertTrue(r.out().contains(c), r.toString());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"train", "test", "predict"})
+  void unknownFlagIsExitTwo(String command) {
+    String w = tmp.resolve("w.caffemodel").toString();
+    String[] valid =
+        switch (command) {
+          case "train" ->
+              new String[] {
+                "--solver",
+                solver.toString(),
+                "--train",
+                train(),
+                "--test",
+                test(),
+                "--workers",
+                "2",
+                "--tau",
+                "5",
+                "--rounds",
+                "1"
+              };
+          case "test" ->
+              new String[] {"--solver", solver.toString(), "--weights", w, "--test", test()};
+          default ->
+              new String[] {
+                "--solver", solver.toString(), "--weights", w, "--input", test(), "--output", w
+              };
+        };
+    String[] args = new String[valid.length + 2];
+    args[0] = command;
+    System.arraycopy(valid, 0, args, 1, valid.length);
+    args[args.length - 1] = "--no-such-flag";
+    Result r = CliFixtures.run(args);
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().contains("Unknown option: '--no-such-flag'"), r.toString());
+  }
+
+  @Test
+  void trainNeedsExactlyOneOfTauAndTauSeconds() {
+    Result r =
+        CliFixtures.run(
+            "train",
+            "--solver",
+            solver.toString(),
+            "--train",
+            train(),
+            "--test",
+            test(),
+            "--workers",
+            "2",
+            "--rounds",
+            "1",
+            "--tau",
+            "5",
+            "--tau-seconds",
+            "1");
+    assertEquals(2, r.exit(), r.toString());
+    assertTrue(r.err().contains("mutually exclusive"), r.toString());
+  }
+
+  @Test
+  void trainWithAMissingSolverNamesIt() {
+    Path missing = tmp.resolve("nope_solver.prototxt");
+    Result r = trainWith(missing, train(), "--format", "idx");
+    assertOneLineExitTwo(r, missing.toString());
+  }
+
+  @Test
+  void trainWithMissingDataNamesIt() {
+    String missing = tmp.resolve("no-images-idx3-ubyte").toString();
+    assertOneLineExitTwo(trainWith(solver, missing, "--format", "idx"), missing);
+  }
+
+  @Test
+  void trainWithoutALabelsFileNamesTheFileItLookedFor() throws Exception {
+    Files.delete(data.resolve("train-labels-idx1-ubyte"));
+    Result r = trainWith(solver, train(), "--format", "idx");
+    assertOneLineExitTwo(r, data.resolve("train-labels-idx1-ubyte").toString());
+    assertTrue(r.err().contains("--train-labels"), r.toString());
+  }
+
+  @Test
+  void unsupportedFormatsSayWhichOnesThisBuildReads() {
+    Result r = trainWith(solver, train(), "--format", "cifar");
+    assertOneLineExitTwo(r, "supported formats: idx");
+  }
+
+  @Test
+  void aSolverWhoseNetCannotBeFoundNamesBothPlacesLooked() throws Exception {
+    Path lonely = tmp.resolve("lonely");
+    Files.createDirectories(lonely);
+    Path s = Files.copy(solver, lonely.resolve("lenet_solver.prototxt"));
+    Result r = trainWith(s, train(), "--format", "idx");
+    assertOneLineExitTwo(r, lonely.resolve("examples/mnist/lenet_train_test.prototxt").toString());
+    assertTrue(r.err().contains("--net"), r.toString());
+  }
+
+  @Test
+  void easgdNeedsAlpha() {
+    Result r = trainWith(solver, train(), "--averaging", "easgd");
+    assertOneLineExitTwo(r, "--alpha");
+  }
+
+  @Test
+  void testWithMissingWeightsNamesThem() {
+    Path missing = tmp.resolve("none.caffemodel");
+    Result r =
+        CliFixtures.run(
+            "test",
+            "--solver",
+            solver.toString(),
+            "--weights",
+            missing.toString(),
+            "--test",
+            test(),
+            "--format",
+            "idx");
+    assertOneLineExitTwo(r, missing.toString());
+  }
+
+  @Test
+  void predictWithMissingInputNamesIt() throws Exception {
+    Path weights = Files.createFile(tmp.resolve("w.caffemodel"));
+    String missing = tmp.resolve("gone-images-idx3-ubyte").toString();
+    Result r =
+        CliFixtures.run(
+            "predict",
+            "--solver",
+            solver.toString(),
+            "--weights",
+            weights.toString(),
+            "--input",
+            missing,
+            "--format",
+            "idx",
+            "--output",
+            tmp.resolve("out").toString());
+    assertOneLineExitTwo(r, missing);
+  }
+
+  @Test
+  void predictRefusesAnOutputThatExists() throws Exception {
+    Path weights = Files.createFile(tmp.resolve("w.caffemodel"));
+    Path out = Files.createDirectories(tmp.resolve("out"));
+    Files.createFile(out.resolve("part-0"));
+    Result r =
+        CliFixtures.run(
+            "predict",
+            "--net",
+            solver.resolveSibling("examples/mnist/lenet_train_test.prototxt").toString(),
+            "--weights",
+            weights.toString(),
+            "--input",
+            test(),
+            "--output",
+            out.toString());
+    assertOneLineExitTwo(r, out.toString());
+  }
+
+  private Result trainWith(Path solverFile, String trainImages, String... more) {
+    String[] base = {
+      "train",
+      "--solver",
+      solverFile.toString(),
+      "--train",
+      trainImages,
+      "--test",
+      test(),
+      "--workers",
+      "2",
+      "--tau",
+      "5",
+      "--rounds",
+      "1",
+      "--output",
+      tmp.resolve("out").toString()
+    };
+    String[] args = new String[base.length + more.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return CliFixtures.run(args);
+  }
+
+  private static void assertOneLineExitTwo(Result r, String mustContain) {
+    assertEquals(2, r.exit(), r.toString());
+    String e = r.err().strip();
+    assertEquals(1, e.lines().count(), r.toString());
+    assertTrue(e.contains(mustContain), "expected '" + mustContain + "' in: " + e);
+  }
+}
