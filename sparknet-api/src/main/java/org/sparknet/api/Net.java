@@ -51,6 +51,37 @@ public interface Net extends AutoCloseable {
   /** The solver's iteration count (the step count that drives its learning-rate policy). */
   int iteration();
 
+  /**
+   * Whether this engine can export and import its solver state ({@link #getSolverState()}, {@link
+   * #setSolverState(SolverState)}). The trainer checkpoints solver states only when it can.
+   */
+  default boolean hasSolverState() {
+    return false;
+  }
+
+  /**
+   * A heap copy of the solver's state (iteration and history), for an exact resume.
+   *
+   * @throws UnsupportedOperationException when {@link #hasSolverState()} is false
+   */
+  default SolverState getSolverState() {
+    throw new UnsupportedOperationException(
+        "engine of net '" + name() + "' (" + getClass().getName() + ") has no solver state");
+  }
+
+  /**
+   * Restores a state taken by {@link #getSolverState()} from a net of the same definition: the next
+   * {@link #train} continues the learning-rate policy and momentum from it. Rejects a state whose
+   * history does not match, before changing anything. The weights are not touched.
+   *
+   * @throws UnsupportedOperationException when {@link #hasSolverState()} is false
+   * @throws IllegalArgumentException when the history's layers or shapes differ
+   */
+  default void setSolverState(SolverState state) {
+    throw new UnsupportedOperationException(
+        "engine of net '" + name() + "' (" + getClass().getName() + ") has no solver state");
+  }
+
   /** Frees all native state; idempotent. Any later call throws {@link IllegalStateException}. */
   @Override
   void close();

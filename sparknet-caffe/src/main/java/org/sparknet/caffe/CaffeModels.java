@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Objects;
 import org.bytedeco.caffe.NetParameter;
+import org.bytedeco.caffe.SolverState;
 import org.bytedeco.caffe.global.caffe;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.caffe.internal.CaffeRuntime;
@@ -25,16 +26,62 @@ public final class CaffeModels {
   public static void save(CaffeNet net, Path file, boolean overwrite) {
     Objects.requireNonNull(net, "net");
     Objects.requireNonNull(file, "file");
+    checkTarget(file, overwrite, "Weights file");
+    write(net.toCaffeModel(), file, "weights file");
+  }
+
+  /**
+   * Writes the solver state of {@code net} (iteration, history) as Caffe's binary SolverState, the
+   * format of {@code caffe train}'s {@code .solverstate} files, without a {@code learned_net}
+   * reference (save the weights with {@link #save}). Fails if the file exists unless {@code
+   * overwrite}; written to a temporary name first and then moved in place.
+   */
+  public static void saveSolverState(CaffeNet net, Path file, boolean overwrite) {
+    Objects.requireNonNull(net, "net");
+    Objects.requireNonNull(file, "file");
+    checkTarget(file, overwrite, "Solver state file");
+    write(net.toSolverStateProto(), file, "solver state file");
+  }
+
+  /**
+   * Restores a {@code .solverstate} (Caffe's binary SolverState, from {@link #saveSolverState} or
+   * {@code caffe train}) into {@code net} after checking that its history blobs match the net's
+   * solver in number, shapes and sizes; a file that does not match throws {@link
+   * IllegalArgumentException} and changes nothing. Its {@code learned_net} reference, if any, is
+   * not followed: load the weights with {@link #load}.
+   */
+  public static void loadSolverState(CaffeNet net, Path file) {
+    Objects.requireNonNull(net, "net");
+    Objects.requireNonNull(file, "file");
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new IllegalArgumentException(
+          "Solver state file " + file + " does not exist or is unreadable");
+    }
+    CaffeRuntime.load();
+    try (PointerScope scope = new PointerScope()) {
+      SolverState st = new SolverState();
+      if (!caffe.ReadProtoFromBinaryFile(file.toString(), st)) {
+        throw new IllegalArgumentException(
+            "Solver state file " + file + " is not a binary Caffe SolverState (.solverstate)");
+      }
+      net.restoreSolverState(st, file.toString());
+    }
+  }
+
+  private static void checkTarget(Path file, boolean overwrite, String what) {
     if (Files.exists(file) && !overwrite) {
       throw new IllegalArgumentException(
-          "Weights file " + file + " already exists; pass overwrite=true to replace it");
+          what + " " + file + " already exists; pass overwrite=true to replace it");
     }
     Path dir = file.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       throw new IllegalArgumentException(
           "Cannot write " + file + ": directory " + dir + " does not exist");
     }
-    byte[] bytes = net.toCaffeModel();
+  }
+
+  private static void write(byte[] bytes, Path file, String what) {
+    Path dir = file.toAbsolutePath().getParent();
     try {
       Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
       try {
@@ -44,7 +91,7 @@ public final class CaffeModels {
         Files.deleteIfExists(tmp);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write weights file " + file, e);
+      throw new UncheckedIOException("Cannot write " + what + " " + file, e);
     }
   }
 

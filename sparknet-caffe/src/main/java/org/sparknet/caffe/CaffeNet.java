@@ -1,6 +1,10 @@
 package org.sparknet.caffe;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -28,6 +32,7 @@ import org.sparknet.api.BatchFeeder;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.CaffeRuntime;
@@ -395,6 +400,178 @@ public final class CaffeNet implements Net {
         int j = next.merge(p.layer(), 1, Integer::sum) - 1;
         h.get(k).mutable_cpu_data().put(history.get(p.layer()).get(j).data());
       }
+    }
+  }
+
+  @Override
+  public boolean hasSolverState() {
+    return true;
+  }
+
+  /**
+   * The solver's iteration and history ({@link #getSolverHistory()}). Caffe's {@code current_step}
+   * (the "multistep" policy's position) is not stored: it follows from the iteration.
+   */
+  @Override
+  public SolverState getSolverState() {
+    checkOpen();
+    return new SolverState(iteration(), getSolverHistory());
+  }
+
+  /**
+   * Restores iteration and history through Caffe's own {@code Solver::Restore} of a binary
+   * SolverState (written to a temporary file), so that the learning-rate policy continues from the
+   * iteration; the history is checked against this solver's first and nothing changes on a
+   * mismatch. The weights are not touched.
+   */
+  @Override
+  public void setSolverState(SolverState state) {
+    checkOpen();
+    Objects.requireNonNull(state, "state");
+    if (state.iteration() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "Solver state of iteration "
+              + state.iteration()
+              + " does not fit Caffe's int iteration counter");
+    }
+    try (PointerScope scope = new PointerScope()) {
+      checkStructure(state.history(), historySlots(solver.history().size()), "solver history ");
+    }
+    setSolverHistory(state.history());
+    try (PointerScope scope = new PointerScope()) {
+      CaffeRuntime.useDevice(deviceId);
+      org.bytedeco.caffe.SolverState proto = new org.bytedeco.caffe.SolverState();
+      proto.set_iter((int) state.iteration());
+      proto.set_current_step(currentStep((int) state.iteration()));
+      FloatBlobSharedVector h = solver.history();
+      for (long k = 0; k < h.size(); k++) {
+        h.get(k).ToProto(proto.add_history(), false);
+      }
+      restore(proto);
+    }
+  }
+
+  /**
+   * The "multistep" policy's position after {@code iter} iterations, as Caffe's
+   * SGDSolver::GetLearningRate advances it: at most one step per iteration, at the first iteration
+   * that reaches the next step value.
+   */
+  private int currentStep(int iter) {
+    SolverParameter p = solver.param();
+    int n = p.stepvalue_size();
+    int step = 0;
+    long next = 0; // the first iteration at which the next advance may happen
+    while (step < n) {
+      long at = Math.max(next, p.stepvalue(step));
+      if (at >= iter) {
+        break;
+      }
+      step++;
+      next = at + 1;
+    }
+    return step;
+  }
+
+  /** Hands a checked SolverState (no learned_net) to Caffe's Solver::Restore. */
+  private void restore(org.bytedeco.caffe.SolverState proto) {
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile("sparknet-", ".solverstate");
+      caffe.WriteProtoToBinaryFile(proto, tmp.toString());
+      solver.Restore(tmp.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write a temporary solver state file", e);
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // a leftover temporary file is harmless
+        }
+      }
+    }
+  }
+
+  /** This solver's state as Caffe's binary SolverState (no learned_net: weights go separately). */
+  byte[] toSolverStateProto() {
+    checkOpen();
+    try (PointerScope scope = new PointerScope()) {
+      CaffeRuntime.useDevice(deviceId);
+      org.bytedeco.caffe.SolverState proto = new org.bytedeco.caffe.SolverState();
+      int iter = solver.iter();
+      proto.set_iter(iter);
+      proto.set_current_step(currentStep(iter));
+      FloatBlobSharedVector h = solver.history();
+      for (long k = 0; k < h.size(); k++) {
+        h.get(k).ToProto(proto.add_history(), false);
+      }
+      org.bytedeco.javacpp.BytePointer bytes = proto.SerializeAsString();
+      byte[] out = new byte[(int) bytes.limit()];
+      bytes.get(out);
+      return out;
+    }
+  }
+
+  /**
+   * Restores a parsed .solverstate after checking, in Java, its history count, shapes and sizes
+   * (Caffe would abort the JVM on a mismatch). Its learned_net reference is not followed.
+   */
+  void restoreSolverState(org.bytedeco.caffe.SolverState proto, String source) {
+    checkOpen();
+    try (PointerScope scope = new PointerScope()) {
+      CaffeRuntime.useDevice(deviceId);
+      List<ParamInfo> slots = historySlots(solver.history().size());
+      List<String> problems = new ArrayList<>();
+      if (proto.history_size() != slots.size()) {
+        problems.add(
+            "it has "
+                + proto.history_size()
+                + " history blobs, the "
+                + plan.solverType()
+                + " solver of this net has "
+                + slots.size());
+      } else {
+        for (int k = 0; k < slots.size(); k++) {
+          org.bytedeco.caffe.BlobProto bp = proto.history(k);
+          Shape want = slots.get(k).shape();
+          Shape got = protoShape(bp);
+          if (!got.equals(bp.has_shape() ? want : legacy(want))) {
+            problems.add(
+                "history blob "
+                    + k
+                    + " ("
+                    + slots.get(k).layer()
+                    + ") has shape "
+                    + got
+                    + ", the net has "
+                    + want);
+          } else if (bp.data_size() != got.size()) {
+            problems.add(
+                "history blob "
+                    + k
+                    + " holds "
+                    + bp.data_size()
+                    + " floats, needs "
+                    + got.size()
+                    + (bp.double_data_size() > 0 ? " (double data is not supported)" : ""));
+          }
+        }
+      }
+      if (proto.iter() < 0) {
+        problems.add("its iteration is negative (" + proto.iter() + ")");
+      }
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Solver state file "
+                + source
+                + " does not match net '"
+                + plan.netName()
+                + "': "
+                + String.join("; ", problems)
+                + "; nothing was changed");
+      }
+      proto.clear_learned_net();
+      restore(proto);
     }
   }
 

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknet.api.SolverState;
 import org.sparknet.ndarray.Shape;
 
 /**
@@ -24,10 +25,12 @@ import org.sparknet.ndarray.Shape;
  * Written to a temporary file and renamed, so a crash leaves the last complete checkpoint; the
  * newest two are kept ({@code round-000012.ckpt}).
  *
- * <p>Not stored (the Net SPI does not expose them): the workers' solver state (momentum history,
- * the iteration that drives the learning-rate policy) and, for elastic averaging, the workers' own
- * weights. A resumed run restarts them; it equals an uninterrupted one exactly for plain SGD
- * without momentum and a fixed learning rate.
+ * <p>When the engine exports it ({@link org.sparknet.api.Net#hasSolverState()}), each partition's
+ * solver state (iteration and momentum or other history) is stored too, so a resumed run continues
+ * momentum and the learning-rate policy exactly ({@code solverStates}: one entry per partition,
+ * null for a partition without a net; null when the engine has no solver state). Not stored: for
+ * elastic averaging, the workers' own weights, and an engine's random-number state (dropout), so
+ * those runs do not resume bit for bit.
  */
 public record Checkpoint(
     String fingerprint,
@@ -36,10 +39,24 @@ public record Checkpoint(
     long seed,
     long[] positions,
     WeightLayout layout,
-    float[] weights) {
+    float[] weights,
+    SolverState[] solverStates) {
 
   private static final int MAGIC = 0x53504e4b; // "SPNK"
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
+
+  /** A checkpoint without solver states. */
+  public Checkpoint(
+      String fingerprint,
+      int round,
+      long iteration,
+      long seed,
+      long[] positions,
+      WeightLayout layout,
+      float[] weights) {
+    this(fingerprint, round, iteration, seed, positions, layout, weights, null);
+  }
+
   private static final Pattern NAME = Pattern.compile("round-(\\d{6,})\\.ckpt");
 
   /** Writes this checkpoint into {@code dir}; keeps the previous one, deletes older ones. */
@@ -62,22 +79,20 @@ public record Checkpoint(
       for (long p : positions) {
         out.writeLong(p);
       }
-      out.writeInt(layout.layers().size());
-      for (int i = 0; i < layout.layers().size(); i++) {
-        out.writeUTF(layout.layers().get(i));
-        List<Shape> shapes = layout.shapes().get(i);
-        out.writeInt(shapes.size());
-        for (Shape s : shapes) {
-          out.writeInt(s.rank());
-          for (int dim : s.dims()) {
-            out.writeInt(dim);
+      writeLayout(out, layout);
+      writeFloats(out, weights);
+      out.writeInt(solverStates == null ? -1 : solverStates.length);
+      if (solverStates != null) {
+        for (SolverState st : solverStates) {
+          out.writeBoolean(st != null);
+          if (st != null) {
+            out.writeLong(st.iteration());
+            WeightLayout hl = WeightLayout.of(st.history());
+            writeLayout(out, hl);
+            writeFloats(out, hl.flatten(st.history()));
           }
         }
       }
-      out.writeInt(weights.length);
-      ByteBuffer buf = ByteBuffer.allocate(weights.length * 4).order(ByteOrder.BIG_ENDIAN);
-      buf.asFloatBuffer().put(weights);
-      out.write(buf.array());
     }
     if (fs.exists(target)) {
       fs.delete(target, false);
@@ -139,8 +154,9 @@ public record Checkpoint(
         throw new IOException(p + " is not a SparkNet checkpoint");
       }
       int version = in.readInt();
-      if (version != VERSION) {
-        throw new IOException(p + " has checkpoint version " + version + ", expected " + VERSION);
+      if (version != 1 && version != VERSION) {
+        throw new IOException(
+            p + " has checkpoint version " + version + ", expected 1 to " + VERSION);
       }
       String fingerprint = in.readUTF();
       int round = in.readInt();
@@ -150,29 +166,79 @@ public record Checkpoint(
       for (int i = 0; i < positions.length; i++) {
         positions[i] = in.readLong();
       }
-      int nLayers = in.readInt();
-      List<String> layers = new ArrayList<>();
-      List<List<Shape>> shapes = new ArrayList<>();
-      for (int i = 0; i < nLayers; i++) {
-        layers.add(in.readUTF());
-        int nArrays = in.readInt();
-        List<Shape> l = new ArrayList<>();
-        for (int a = 0; a < nArrays; a++) {
-          int[] dims = new int[in.readInt()];
-          for (int k = 0; k < dims.length; k++) {
-            dims[k] = in.readInt();
+      WeightLayout layout = readLayout(in);
+      float[] w = readFloats(in, layout, p);
+      SolverState[] states = null;
+      if (version >= 2) {
+        int n = in.readInt();
+        if (n >= 0) {
+          states = new SolverState[n];
+          for (int i = 0; i < n; i++) {
+            if (in.readBoolean()) {
+              long it = in.readLong();
+              WeightLayout hl = readLayout(in);
+              states[i] = new SolverState(it, hl.toCollection(readFloats(in, hl, p)));
+            }
           }
-          l.add(Shape.of(dims));
         }
-        shapes.add(l);
       }
-      byte[] bytes = new byte[Math.multiplyExact(in.readInt(), 4)];
-      in.readFully(bytes);
-      float[] w = new float[bytes.length / 4];
-      ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN).asFloatBuffer().get(w);
-      return new Checkpoint(
-          fingerprint, round, iteration, seed, positions, WeightLayout.of(layers, shapes), w);
+      return new Checkpoint(fingerprint, round, iteration, seed, positions, layout, w, states);
     }
+  }
+
+  private static void writeLayout(DataOutputStream out, WeightLayout layout) throws IOException {
+    out.writeInt(layout.layers().size());
+    for (int i = 0; i < layout.layers().size(); i++) {
+      out.writeUTF(layout.layers().get(i));
+      List<Shape> shapes = layout.shapes().get(i);
+      out.writeInt(shapes.size());
+      for (Shape s : shapes) {
+        out.writeInt(s.rank());
+        for (int dim : s.dims()) {
+          out.writeInt(dim);
+        }
+      }
+    }
+  }
+
+  private static WeightLayout readLayout(DataInputStream in) throws IOException {
+    int nLayers = in.readInt();
+    List<String> layers = new ArrayList<>();
+    List<List<Shape>> shapes = new ArrayList<>();
+    for (int i = 0; i < nLayers; i++) {
+      layers.add(in.readUTF());
+      int nArrays = in.readInt();
+      List<Shape> l = new ArrayList<>();
+      for (int a = 0; a < nArrays; a++) {
+        int[] dims = new int[in.readInt()];
+        for (int k = 0; k < dims.length; k++) {
+          dims[k] = in.readInt();
+        }
+        l.add(Shape.of(dims));
+      }
+      shapes.add(l);
+    }
+    return WeightLayout.of(layers, shapes);
+  }
+
+  private static void writeFloats(DataOutputStream out, float[] values) throws IOException {
+    out.writeInt(values.length);
+    ByteBuffer buf = ByteBuffer.allocate(values.length * 4).order(ByteOrder.BIG_ENDIAN);
+    buf.asFloatBuffer().put(values);
+    out.write(buf.array());
+  }
+
+  private static float[] readFloats(DataInputStream in, WeightLayout layout, Path p)
+      throws IOException {
+    int n = in.readInt();
+    if (n != layout.size()) {
+      throw new IOException(p + " is corrupt: " + n + " floats for " + layout);
+    }
+    byte[] bytes = new byte[Math.multiplyExact(n, 4)];
+    in.readFully(bytes);
+    float[] w = new float[n];
+    ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN).asFloatBuffer().get(w);
+    return w;
   }
 
   @Override
@@ -185,6 +251,7 @@ public record Checkpoint(
         + Arrays.toString(positions)
         + ", "
         + layout
+        + (solverStates == null ? "" : ", " + solverStates.length + " solver states")
         + "}";
   }
 }

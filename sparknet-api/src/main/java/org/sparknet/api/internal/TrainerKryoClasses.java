@@ -4,6 +4,8 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import org.sparknet.api.SolverState;
+import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 
@@ -33,6 +35,39 @@ final class TrainerKryoClasses {
     kryo.register(WorkerRound.TestResult[].class);
     kryo.register(WeightSum.class);
     kryo.register(WeightSum[].class);
+    kryo.register(SolverState.class, new SolverStateSerializer());
+    kryo.register(SolverState[].class);
+    kryo.register(WorkerRound.StateResult.class, new StateResultSerializer());
+    kryo.register(WorkerRound.StateResult[].class);
+  }
+
+  /** The iteration, then the history as a {@link WeightCollection} (its registered serializer). */
+  static final class SolverStateSerializer extends Serializer<SolverState> {
+    @Override
+    public void write(Kryo kryo, Output out, SolverState s) {
+      out.writeLong(s.iteration());
+      kryo.writeObject(out, s.history());
+    }
+
+    @Override
+    public SolverState read(Kryo kryo, Input in, Class<SolverState> type) {
+      long iteration = in.readLong();
+      return new SolverState(iteration, kryo.readObject(in, WeightCollection.class));
+    }
+  }
+
+  static final class StateResultSerializer extends Serializer<WorkerRound.StateResult> {
+    @Override
+    public void write(Kryo kryo, Output out, WorkerRound.StateResult r) {
+      out.writeInt(r.partition());
+      kryo.writeObjectOrNull(out, r.state(), SolverState.class);
+    }
+
+    @Override
+    public WorkerRound.StateResult read(Kryo kryo, Input in, Class<WorkerRound.StateResult> type) {
+      int partition = in.readInt();
+      return new WorkerRound.StateResult(partition, kryo.readObjectOrNull(in, SolverState.class));
+    }
   }
 
   static final class ExampleSerializer extends Serializer<Example> {

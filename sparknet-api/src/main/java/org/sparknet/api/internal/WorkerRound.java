@@ -10,6 +10,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.ndarray.Shape;
@@ -45,9 +46,16 @@ public final class WorkerRound {
     return d.withSeed(d.seed() + 1_000_003L * (partition + 1));
   }
 
-  /** Runs one round on one partition. */
+  /**
+   * Runs one round on one partition. When {@code solverStates} is given (the first round after a
+   * resume), the worker's solver state is restored from its entry before the steps.
+   */
   public static Iterator<PartitionResult> train(
-      Task t, Broadcast<float[]> weights, int partition, Iterator<DataShard> shards) {
+      Task t,
+      Broadcast<float[]> weights,
+      Broadcast<SolverState[]> solverStates,
+      int partition,
+      Iterator<DataShard> shards) {
     DataShard shard = shards.hasNext() ? shards.next() : null;
     if (shard == null || shard.isEmpty()) {
       return List.of(PartitionResult.empty(partition)).iterator();
@@ -67,6 +75,12 @@ public final class WorkerRound {
       if (!t.elastic() || slot.initializedToken() != t.weightsToken()) {
         net.setWeights(t.layout().toCollection(centre));
         slot.markInitialized(t.weightsToken());
+      }
+      if (solverStates != null) {
+        SolverState[] all = solverStates.value();
+        if (partition < all.length && all[partition] != null) {
+          net.setSolverState(all[partition]);
+        }
       }
       long t1 = System.nanoTime();
       ShardFeeder feeder =
@@ -144,6 +158,22 @@ public final class WorkerRound {
     }
     synchronized (slot) {
       return List.of(layout.flatten(slot.net().getWeights())).iterator();
+    }
+  }
+
+  /** One partition's solver state (null when its net does not exist here). */
+  public record StateResult(int partition, SolverState state) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The solver state of this partition's worker net, for a checkpoint. */
+  public static Iterator<StateResult> solverState(String trainerId, int partition) {
+    ExecutorNets.Slot slot = ExecutorNets.find(trainerId, ExecutorNets.Role.TRAIN, partition);
+    if (slot == null) {
+      return List.of(new StateResult(partition, null)).iterator();
+    }
+    synchronized (slot) {
+      return List.of(new StateResult(partition, slot.net().getSolverState())).iterator();
     }
   }
 

@@ -30,6 +30,7 @@ import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
@@ -54,6 +55,13 @@ import org.sparknet.ndarray.Shape;
  * executors and cached. Each worker reads its shard in exact, per-epoch reshuffled epochs through a
  * {@link ShardFeeder}; its position in the data is kept on the driver and carried from round to
  * round (and into checkpoints).
+ *
+ * <p><b>Checkpoints.</b> With a checkpoint directory, every {@link TrainerConfig#checkpointEvery()}
+ * rounds the weights, positions and, when the engine exports it ({@link Net#hasSolverState()}),
+ * each worker's solver state (iteration and momentum history; one extra job) are written; a new
+ * trainer on the same directory resumes from the newest and, in deterministic mode, continues
+ * exactly as an uninterrupted run would (engines with random layers such as dropout excepted: their
+ * random-number state is not stored).
  *
  * <p><b>Nets.</b> Each executor holds one net per (trainer, partition), built lazily from the
  * {@link NetDefinition} (with a per-partition seed) and kept across rounds; only the definition and
@@ -97,6 +105,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   private int round;
   private long iteration;
   private long[] positions;
+  private SolverState[] pendingSolverStates;
   private JavaRDD<DataShard> training;
   private long[] trainingCounts;
   private JavaRDD<DataShard> validation;
@@ -186,6 +195,19 @@ public final class SparkNetTrainer implements AutoCloseable {
     this.round = c.round();
     this.iteration = c.iteration();
     this.positions = c.positions().clone();
+    if (c.solverStates() != null) {
+      if (c.solverStates().length != workers) {
+        throw new IllegalStateException(
+            "The checkpoint in "
+                + dir
+                + " holds "
+                + c.solverStates().length
+                + " solver states for "
+                + workers
+                + " workers; it is corrupt");
+      }
+      this.pendingSolverStates = c.solverStates();
+    }
     this.warmStartDone = true;
     this.weightsToken++;
     LOG.info("Resumed from {} in {}", c, dir);
@@ -311,11 +333,14 @@ public final class SparkNetTrainer implements AutoCloseable {
             cfg.averaging().isElastic(),
             cfg.averaging().alpha(),
             weightsToken);
+    Broadcast<SolverState[]> states =
+        pendingSolverStates == null ? null : sc.broadcast(pendingSolverStates);
     WeightSum total;
     long driverCombineNanos;
     try {
       JavaRDD<PartitionResult> results =
-          training.mapPartitionsWithIndex((p, it) -> WorkerRound.train(task, bc, p, it), true);
+          training.mapPartitionsWithIndex(
+              (p, it) -> WorkerRound.train(task, bc, states, p, it), true);
       if (cfg.deterministic() || training.getNumPartitions() <= cfg.treeAggregateAbove()) {
         List<PartitionResult> list = new ArrayList<>(results.collect());
         long c0 = System.nanoTime();
@@ -333,8 +358,12 @@ public final class SparkNetTrainer implements AutoCloseable {
       throw unwrap(e);
     } finally {
       bc.destroy();
+      if (states != null) {
+        states.destroy();
+      }
       sc.setJobDescription(null);
     }
+    pendingSolverStates = null; // the workers hold them now
     long c1 = System.nanoTime();
     if (total.divergence() != null) {
       throw new TrainingDivergedException(
@@ -581,14 +610,51 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   private void checkpoint(String dir) {
+    SolverState[] states = driverNet.hasSolverState() ? workerSolverStates() : null;
     try {
       new Checkpoint(
-              fingerprint, round, iteration, cfg.seed(), positions.clone(), layout, weights.clone())
+              fingerprint,
+              round,
+              iteration,
+              cfg.seed(),
+              positions.clone(),
+              layout,
+              weights.clone(),
+              states)
           .write(dir, sc.hadoopConfiguration());
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot write the checkpoint of round " + round + " to " + dir, e);
     }
+  }
+
+  /**
+   * Each partition's solver state (null for a partition without a net), by partition; one job. A
+   * resume before the first round hands back the checkpoint's states, which the workers have not
+   * taken yet.
+   */
+  private SolverState[] workerSolverStates() {
+    if (pendingSolverStates != null) {
+      return pendingSolverStates.clone();
+    }
+    String id = trainerId;
+    sc.setJobDescription("SparkNet solver states after round " + round);
+    List<WorkerRound.StateResult> results;
+    try {
+      results =
+          training
+              .mapPartitionsWithIndex((p, it) -> WorkerRound.solverState(id, p), true)
+              .collect();
+    } catch (Exception e) {
+      throw unwrap(e);
+    } finally {
+      sc.setJobDescription(null);
+    }
+    SolverState[] out = new SolverState[workers];
+    for (WorkerRound.StateResult r : results) {
+      out[r.partition()] = r.state();
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- testing and weights

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.ndarray.Shape;
 
@@ -61,5 +62,29 @@ class CheckpointTest {
     Files.deleteIfExists(dir.resolve("ckpt/.round-000004.ckpt.crc"));
     Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
     assertEquals(3, Checkpoint.readLatest(d, conf).round());
+    assertNull(Checkpoint.readLatest(d, conf).solverStates());
+  }
+
+  @Test
+  void solverStatesRoundTripWithAPartitionThatHasNone(@TempDir Path dir) throws Exception {
+    Configuration conf = new Configuration();
+    String d = dir.resolve("ckpt").toUri().toString();
+    WeightCollection w =
+        new WeightCollection()
+            .put("fc", List.of(new WeightCollection.Tensor(Shape.of(3), new float[] {1, 2, 3})));
+    WeightCollection history =
+        new WeightCollection()
+            .put("fc", List.of(new WeightCollection.Tensor(Shape.of(3), new float[] {-1, 0, 5})))
+            .put("fc#1", List.of(new WeightCollection.Tensor(Shape.of(3), new float[] {9, 8, 7})));
+    WeightLayout layout = WeightLayout.of(w);
+    SolverState[] states = {new SolverState(42, history), null};
+    new Checkpoint("e:x", 7, 42, 1, new long[] {5, 0}, layout, layout.flatten(w), states)
+        .write(d, conf);
+    Checkpoint c = Checkpoint.readLatest(d, conf);
+    assertEquals(2, c.solverStates().length);
+    assertNull(c.solverStates()[1]);
+    assertEquals(42, c.solverStates()[0].iteration());
+    assertNull(history.differenceFrom(c.solverStates()[0].history(), 0, 0));
+    assertEquals(List.of("fc", "fc#1"), c.solverStates()[0].history().layerNames());
   }
 }

@@ -12,6 +12,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.SerializerInstance;
 import org.junit.jupiter.api.Test;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.ndarray.NDArray;
@@ -82,6 +83,30 @@ class SparkNetKryoRegistratorTest {
     assertTrue(
         size >= payload && size < payload + 64,
         "Kryo form is " + size + " bytes for " + payload + " bytes of floats");
+  }
+
+  @Test
+  void solverStatesRoundTripAlsoInArraysAndPartitionResults() {
+    SerializerInstance ser = kryo();
+    SolverState st = new SolverState(1234567890123L, weights());
+    SolverState[] arr = {st, null};
+    SolverState[] back =
+        ser.deserialize(ser.serialize(arr, tag(SolverState[].class)), tag(SolverState[].class));
+    assertEquals(2, back.length);
+    assertNull(back[1]);
+    assertEquals(st.iteration(), back[0].iteration());
+    assertEquals(st.history().layerNames(), back[0].history().layerNames());
+    WeightLayout layout = WeightLayout.of(st.history());
+    assertNull(layout.structureDifference(back[0].history()));
+    assertTrue(
+        java.util.Arrays.equals( // NaN included
+            layout.flatten(st.history()), layout.flatten(back[0].history())));
+    WorkerRound.StateResult none =
+        ser.deserialize(
+            ser.serialize(new WorkerRound.StateResult(3, null), tag(WorkerRound.StateResult.class)),
+            tag(WorkerRound.StateResult.class));
+    assertEquals(3, none.partition());
+    assertNull(none.state());
   }
 
   @Test

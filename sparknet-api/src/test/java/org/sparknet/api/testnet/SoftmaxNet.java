@@ -10,6 +10,7 @@ import org.sparknet.api.BatchFeeder;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
+import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -23,7 +24,9 @@ import org.sparknet.ndarray.Shape;
  *
  * <p>The solver text is a list of {@code key=value} lines: {@code features}, {@code classes},
  * {@code batch}, {@code testBatch} (default: batch), {@code lr}, {@code momentum} (default 0),
- * {@code init} (std of the initial weights, default 0.01; drawn from the definition's seed).
+ * {@code init} (std of the initial weights, default 0.01; drawn from the definition's seed), {@code
+ * stepsize} and {@code gamma} (Caffe's "step" policy, {@code lr gamma^floor(iter / stepsize)};
+ * default: a fixed rate).
  */
 public final class SoftmaxNet implements Net {
   private static final AtomicInteger LIVE = new AtomicInteger();
@@ -34,6 +37,8 @@ public final class SoftmaxNet implements Net {
   private final int testBatch;
   private final float lr;
   private final float momentum;
+  private final int stepsize;
+  private final float gamma;
   private final float[] w;
   private final float[] b;
   private final float[] vw;
@@ -64,6 +69,8 @@ public final class SoftmaxNet implements Net {
     testBatch = Integer.parseInt(kv.getOrDefault("testBatch", Integer.toString(batch)));
     lr = Float.parseFloat(required(kv, "lr"));
     momentum = Float.parseFloat(kv.getOrDefault("momentum", "0"));
+    stepsize = Integer.parseInt(kv.getOrDefault("stepsize", "0"));
+    gamma = Float.parseFloat(kv.getOrDefault("gamma", "1"));
     float init = Float.parseFloat(kv.getOrDefault("init", "0.01"));
     w = new float[classes * features];
     b = new float[classes];
@@ -190,12 +197,13 @@ public final class SoftmaxNet implements Net {
           }
         }
       }
+      float rate = stepsize > 0 ? lr * (float) Math.pow(gamma, iteration / stepsize) : lr;
       for (int i = 0; i < w.length; i++) {
-        vw[i] = momentum * vw[i] + lr * gw[i];
+        vw[i] = momentum * vw[i] + rate * gw[i];
         w[i] -= vw[i];
       }
       for (int i = 0; i < b.length; i++) {
-        vb[i] = momentum * vb[i] + lr * gb[i];
+        vb[i] = momentum * vb[i] + rate * gb[i];
         b[i] -= vb[i];
       }
       lossSum += loss / batch;
@@ -275,6 +283,38 @@ public final class SoftmaxNet implements Net {
   public int iteration() {
     checkOpen();
     return iteration;
+  }
+
+  @Override
+  public boolean hasSolverState() {
+    return true;
+  }
+
+  /** The iteration and the momentum history (layer "fc": [classes, features] and [classes]). */
+  @Override
+  public SolverState getSolverState() {
+    checkOpen();
+    return new SolverState(
+        iteration,
+        new WeightCollection()
+            .put(
+                "fc",
+                List.of(
+                    new WeightCollection.Tensor(Shape.of(classes, features), vw.clone()),
+                    new WeightCollection.Tensor(Shape.of(classes), vb.clone()))));
+  }
+
+  @Override
+  public void setSolverState(SolverState state) {
+    checkOpen();
+    getWeights().checkSameStructure(state.history());
+    if (state.iteration() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("iteration " + state.iteration() + " is too large");
+    }
+    List<WeightCollection.Tensor> fc = state.history().get("fc");
+    System.arraycopy(fc.get(0).data(), 0, vw, 0, vw.length);
+    System.arraycopy(fc.get(1).data(), 0, vb, 0, vb.length);
+    iteration = (int) state.iteration();
   }
 
   @Override

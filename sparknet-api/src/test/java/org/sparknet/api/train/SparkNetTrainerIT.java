@@ -36,6 +36,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.internal.Checkpoint;
 import org.sparknet.api.internal.ExecutorNets;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.ndarray.NDArray;
@@ -316,6 +317,74 @@ class SparkNetTrainerIT {
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> new SparkNetTrainer(sc, other));
     assertTrue(e.getMessage().contains("another net definition"), e.getMessage());
+  }
+
+  @Test
+  void checkpointsCarryTheSolverStateSoMomentumAndScheduleResumeExactly(@TempDir Path dir)
+      throws Exception {
+    // momentum 0.9 and a step policy (lr halves every 4 iterations): both live in the solver
+    NetDefinition def =
+        new NetDefinition(
+            "java-softmax",
+            "features=784\nclasses=10\nbatch=8\nlr=0.1\nmomentum=0.9\nstepsize=4\ngamma=0.5",
+            null,
+            null,
+            7L,
+            "cpu");
+    List<List<Example>> parts = split(90, 70);
+    WeightCollection uninterrupted;
+    List<WeightCollection> uninterruptedWorkers;
+    try (SparkNetTrainer a =
+        new SparkNetTrainer(sc, config(def, 3, 2).optDeterministic(true).build())) {
+      a.setTrainingData(rdd(parts));
+      a.train(4);
+      uninterrupted = a.getWeights();
+      uninterruptedWorkers = a.getWorkerWeights();
+    }
+    String ckpt = dir.resolve("ckpt").toUri().toString();
+    TrainerConfig cfg =
+        config(def, 3, 2)
+            .optDeterministic(true)
+            .optCheckpointDir(ckpt)
+            .optCheckpointEvery(1)
+            .build();
+    try (SparkNetTrainer b = new SparkNetTrainer(sc, cfg)) {
+      b.setTrainingData(rdd(parts));
+      b.train(2);
+    }
+    // The same checkpoint without the solver states (as version 1 wrote it), for contrast.
+    Checkpoint saved = Checkpoint.readLatest(ckpt, sc.hadoopConfiguration());
+    assertEquals(2, saved.solverStates().length);
+    assertEquals(6, saved.solverStates()[0].iteration());
+    assertEquals(6, saved.solverStates()[1].iteration());
+    String bare = dir.resolve("bare").toUri().toString();
+    new Checkpoint(
+            saved.fingerprint(),
+            saved.round(),
+            saved.iteration(),
+            saved.seed(),
+            saved.positions(),
+            saved.layout(),
+            saved.weights())
+        .write(bare, sc.hadoopConfiguration());
+    try (SparkNetTrainer c = new SparkNetTrainer(sc, cfg)) {
+      assertEquals(2, c.round());
+      c.setTrainingData(rdd(parts));
+      c.train(2);
+      assertWeights(uninterrupted, c.getWeights(), Tolerance.EXACT);
+      for (int p = 0; p < 2; p++) {
+        assertWeights(uninterruptedWorkers.get(p), c.getWorkerWeights().get(p), Tolerance.EXACT);
+      }
+    }
+    TrainerConfig bareCfg = config(def, 3, 2).optDeterministic(true).optCheckpointDir(bare).build();
+    try (SparkNetTrainer d = new SparkNetTrainer(sc, bareCfg)) {
+      d.setTrainingData(rdd(parts));
+      d.train(2);
+      assertNotEquals(
+          null,
+          uninterrupted.differenceFrom(d.getWeights(), 1e-3, 0),
+          "without the solver states momentum and schedule restart");
+    }
   }
 
   @Test

@@ -10,6 +10,7 @@ import org.bytedeco.caffe.EnumDescriptor;
 import org.bytedeco.caffe.FieldDescriptor;
 import org.bytedeco.caffe.NetParameter;
 import org.bytedeco.caffe.SolverParameter;
+import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
 
@@ -36,12 +37,18 @@ public final class ProtoSchema {
 
   private static synchronized String netType() {
     CaffeRuntime.load();
-    return describe(NetParameter.descriptor());
+    // names come back as new BytePointers: free them with the scope, not by the GC
+    try (PointerScope scope = new PointerScope()) {
+      return describe(NetParameter.descriptor());
+    }
   }
 
   private static synchronized String solverType() {
     CaffeRuntime.load();
-    return describe(SolverParameter.descriptor());
+    // names come back as new BytePointers: free them with the scope, not by the GC
+    try (PointerScope scope = new PointerScope()) {
+      return describe(SolverParameter.descriptor());
+    }
   }
 
   private static String describe(Descriptor d) {
