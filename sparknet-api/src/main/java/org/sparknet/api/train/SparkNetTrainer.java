@@ -715,6 +715,68 @@ public final class SparkNetTrainer implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Saves the trained model to a Hadoop-compatible directory: the weights, the round, iteration,
+   * data positions and each worker's solver state (the checkpoint format), plus the definition's
+   * solver and net text for people and for Caffe. {@link #restore} reads it back into a trainer of
+   * the same definition and worker count.
+   *
+   * @param overwrite replace a model already saved there; without it, saving over one fails
+   */
+  public void save(String dir, boolean overwrite) {
+    checkOpen();
+    Objects.requireNonNull(dir, "dir");
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir);
+    try {
+      org.apache.hadoop.fs.FileSystem fs = path.getFileSystem(sc.hadoopConfiguration());
+      if (Checkpoint.readLatest(dir, sc.hadoopConfiguration()) != null) {
+        if (!overwrite) {
+          throw new IllegalArgumentException(
+              "A SparkNet model is already saved in "
+                  + dir
+                  + "; pass overwrite=true to replace it or choose another directory");
+        }
+        fs.delete(path, true);
+      }
+      checkpoint(dir);
+      writeText(
+          fs,
+          new org.apache.hadoop.fs.Path(path, "solver.prototxt"),
+          cfg.netDefinition().solverText());
+      if (cfg.netDefinition().netText() != null) {
+        writeText(
+            fs, new org.apache.hadoop.fs.Path(path, "net.prototxt"), cfg.netDefinition().netText());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot save the model to " + dir, e);
+    }
+  }
+
+  /**
+   * Loads a model saved by {@link #save} (or the latest checkpoint in a checkpoint directory):
+   * weights, round, iteration, data positions and solver states. The definition must be the one it
+   * was saved with.
+   */
+  public void restore(String dir) {
+    checkOpen();
+    try {
+      if (Checkpoint.readLatest(dir, sc.hadoopConfiguration()) == null) {
+        throw new IllegalArgumentException("No SparkNet model is saved in " + dir);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the model in " + dir, e);
+    }
+    resume(dir);
+  }
+
+  private static void writeText(
+      org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path p, String text)
+      throws IOException {
+    try (var out = fs.create(p, true)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
   /** A copy of the current weights (the centre, for elastic averaging). */
   public WeightCollection getWeights() {
     checkOpen();

@@ -388,6 +388,45 @@ class SparkNetTrainerIT {
   }
 
   @Test
+  void saveRefusesToOverwriteUnlessAskedAndRestoreRoundTripsExactly(@TempDir Path dir)
+      throws Exception {
+    NetDefinition def = softmax(8, 0.1, 0.9);
+    List<List<Example>> parts = split(90, 70);
+    String model = dir.resolve("model").toUri().toString();
+    WeightCollection saved;
+    WeightCollection continued;
+    try (SparkNetTrainer a =
+        new SparkNetTrainer(sc, config(def, 3, 2).optDeterministic(true).build())) {
+      a.setTrainingData(rdd(parts));
+      a.train(2);
+      saved = a.getWeights();
+      a.save(model, false);
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> a.save(model, false));
+      assertTrue(e.getMessage().contains("already saved in " + model), e.getMessage());
+      a.save(model, true);
+      a.train(1);
+      continued = a.getWeights();
+    }
+    assertTrue(Files.readString(dir.resolve("model/solver.prototxt")).contains("momentum=0.9"));
+    try (SparkNetTrainer b =
+        new SparkNetTrainer(sc, config(def, 3, 2).optDeterministic(true).build())) {
+      b.restore(model);
+      assertEquals(2, b.round());
+      assertWeights(saved, b.getWeights(), Tolerance.EXACT);
+      b.setTrainingData(rdd(parts));
+      b.train(1);
+      // Momentum and data positions came back too: the next round is the same as without a stop.
+      assertWeights(continued, b.getWeights(), Tolerance.EXACT);
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> b.restore(dir.resolve("empty").toUri().toString()));
+      assertTrue(e.getMessage().contains("No SparkNet model"), e.getMessage());
+    }
+  }
+
+  @Test
   void divergenceNamesRoundAndPartitionAndKeepsTheLastGoodWeights() {
     NetDefinition def = softmax(8, 0.1, 0);
     List<List<Example>> parts = new ArrayList<>(split(40, 20));
