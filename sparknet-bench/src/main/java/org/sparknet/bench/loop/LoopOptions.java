@@ -1,0 +1,156 @@
+package org.sparknet.bench.loop;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Command-line options of {@link LoopBenchmark} and the sizes they imply.
+ *
+ * @param quick a smoke run: a few steps per measurement, results written to {@code output}, which
+ *     defaults to a file under target/ so BENCHMARKS.md keeps the real figures
+ * @param output the Markdown file whose {@code bench:loop-*} sections are rewritten
+ * @param data the Fashion-MNIST directory, or null for the default location
+ * @param plot the PNG of accuracy and wall time against tau, or null for none
+ * @param sections which measurements to run, in the order of {@link #ALL_SECTIONS}
+ * @param repeats repetitions of each throughput and overhead measurement (medians of these)
+ * @param command the command line recorded with the figures
+ */
+public record LoopOptions(
+    boolean quick,
+    Path output,
+    Path data,
+    Path plot,
+    Set<String> sections,
+    int repeats,
+    String command) {
+
+  public static final List<String> ALL_SECTIONS = List.of("throughput", "overhead", "tau", "demo");
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
+          "                 [--sections throughput,overhead,tau,demo] [--repeats N]",
+          "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
+          "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
+          "  overhead    broadcast + aggregate + scheduling as a share of the round, tau 1/10/50",
+          "  tau         test accuracy and wall time against tau at equal examples seen",
+          "  demo        the equivalent of `bin/sparknet demo`: accuracy and time per epoch",
+          "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
+          "sparknet-bench/target/bench-quick.md).");
+
+  public LoopOptions {
+    if (repeats < 1) {
+      throw new IllegalArgumentException("--repeats must be >= 1 but was " + repeats);
+    }
+    sections = Set.copyOf(sections);
+  }
+
+  /** Parses the arguments; throws {@link IllegalArgumentException} with the usage on errors. */
+  public static LoopOptions parse(String... args) {
+    boolean quick = false;
+    Path output = null;
+    Path data = null;
+    Path plot = Path.of("bench/accuracy-vs-tau.png");
+    boolean noPlot = false;
+    Set<String> sections = new LinkedHashSet<>(ALL_SECTIONS);
+    int repeats = 3;
+    String command = null;
+    List<String> rest = new ArrayList<>(List.of(args));
+    for (int i = 0; i < rest.size(); i++) {
+      String a = rest.get(i);
+      switch (a) {
+        case "--quick" -> quick = true;
+        case "--no-plot" -> noPlot = true;
+        case "--output" -> output = Path.of(value(rest, ++i, a));
+        case "--data" -> data = Path.of(value(rest, ++i, a));
+        case "--plot" -> plot = Path.of(value(rest, ++i, a));
+        case "--command" -> command = value(rest, ++i, a);
+        case "--repeats" -> repeats = integer(value(rest, ++i, a), a);
+        case "--sections" -> {
+          sections = new LinkedHashSet<>();
+          for (String s : value(rest, ++i, a).split(",")) {
+            String name = s.trim();
+            if (!ALL_SECTIONS.contains(name)) {
+              throw new IllegalArgumentException(
+                  "Unknown section '" + name + "'; choose from " + ALL_SECTIONS + "\n" + USAGE);
+            }
+            sections.add(name);
+          }
+        }
+        default -> throw new IllegalArgumentException("Unknown argument '" + a + "'\n" + USAGE);
+      }
+    }
+    if (output == null) {
+      output = quick ? Path.of("sparknet-bench/target/bench-quick.md") : Path.of("BENCHMARKS.md");
+    }
+    if (quick && plot != null && plot.equals(Path.of("bench/accuracy-vs-tau.png"))) {
+      plot = Path.of("sparknet-bench/target/bench-quick-tau.png");
+    }
+    if (command == null) {
+      command = ("bench/run " + String.join(" ", args)).trim();
+    }
+    return new LoopOptions(quick, output, data, noPlot ? null : plot, sections, repeats, command);
+  }
+
+  public boolean runs(String section) {
+    return sections.contains(section);
+  }
+
+  /** Solver steps per worker per round in the throughput comparison. */
+  public int throughputTau() {
+    return quick ? 10 : 50;
+  }
+
+  /** Rounds per repetition of the throughput comparison (raw nets run tau x rounds steps). */
+  public int throughputRounds() {
+    return quick ? 2 : 6;
+  }
+
+  /** The values of tau whose per-round overhead is measured (the throughput tau included). */
+  public List<Integer> overheadTaus() {
+    return quick ? List.of(1, 10) : List.of(1, 10, 50);
+  }
+
+  /** Rounds per repetition when measuring overhead at {@code tau}. */
+  public int overheadRounds(int tau) {
+    if (quick) {
+      return 3;
+    }
+    return tau == 1 ? 20 : tau == 10 ? 10 : throughputRounds();
+  }
+
+  public List<Integer> accuracyTaus() {
+    return quick ? List.of(1, 10) : List.of(1, 10, 50, 200);
+  }
+
+  /**
+   * Solver steps per worker in the accuracy-versus-tau runs: a multiple of every tau, so each run
+   * sees the same examples (400 steps x 2 workers x 64 = 51,200 examples, 0.85 epochs).
+   */
+  public int accuracySteps() {
+    return quick ? 20 : 400;
+  }
+
+  public double demoEpochs() {
+    return quick ? 0.2 : 3;
+  }
+
+  private static String value(List<String> args, int i, String option) {
+    if (i >= args.size()) {
+      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+    }
+    return args.get(i);
+  }
+
+  private static int integer(String s, String option) {
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " needs an integer but got '" + s + "'");
+    }
+  }
+}
