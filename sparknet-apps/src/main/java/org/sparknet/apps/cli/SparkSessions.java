@@ -1,8 +1,9 @@
 package org.sparknet.apps.cli;
 
 import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.train.SparkSettings;
 
-/** The Spark session the CLI commands use: quiet, Kryo, glog quiet on executors too. */
+/** The Spark session the CLI commands use: SparkNet's recommended settings, no UI. */
 final class SparkSessions {
   private SparkSessions() {}
 
@@ -25,13 +26,7 @@ final class SparkSessions {
   }
 
   private static SparkSession.Builder builder(String appName) {
-    return SparkSession.builder()
-        .appName(appName)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-        .config("spark.kryo.registrator", "org.sparknet.api.internal.SparkNetKryoRegistrator")
-        .config("spark.executorEnv.GLOG_minloglevel", "2")
-        .config("spark.executorEnv.OPENBLAS_NUM_THREADS", "1");
+    return SparkSettings.apply(SparkSession.builder().appName(appName))
+        .config("spark.ui.enabled", "false");
   }
 }

@@ -20,6 +20,7 @@ import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.SparkSettings;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
@@ -81,15 +82,11 @@ public final class LoopBenchmark {
         opt.output().toAbsolutePath());
     writeSetup(null);
     SparkSession spark =
-        SparkSession.builder()
-            .master("local[" + WORKERS + "]")
-            .appName("SparkNet loop benchmark")
+        SparkSettings.apply(
+                SparkSession.builder()
+                    .master("local[" + WORKERS + "]")
+                    .appName("SparkNet loop benchmark"))
             .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-            .config("spark.kryo.registrator", "org.sparknet.api.internal.SparkNetKryoRegistrator")
-            .config("spark.executorEnv.GLOG_minloglevel", "2")
-            .config("spark.executorEnv.OPENBLAS_NUM_THREADS", "1")
             .getOrCreate();
     try {
       sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

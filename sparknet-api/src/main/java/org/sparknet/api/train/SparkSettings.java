@@ -1,0 +1,44 @@
+package org.sparknet.api.train;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Spark settings SparkNet recommends for a context it trains on. Apps that create their own
+ * session apply them with {@link #apply}; spark-submit users pass the same pairs as {@code --conf}
+ * (README, "On a cluster"). A setting already given as a system property (which is how
+ * spark-submit's {@code --conf} reaches the driver) is left as the user set it.
+ */
+public final class SparkSettings {
+  private SparkSettings() {}
+
+  /** Key to value, in a stable order. */
+  public static Map<String, String> recommended() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+    m.put("spark.kryo.registrator", "org.sparknet.api.internal.SparkNetKryoRegistrator");
+    // Caffe's glog and OpenBLAS read these when the executor JVM starts: warnings and errors only,
+    // and one BLAS thread per solver (the executor's cores are the parallelism).
+    m.put("spark.executorEnv.GLOG_minloglevel", "2");
+    m.put("spark.executorEnv.OPENBLAS_NUM_THREADS", "1");
+    // A round's task result is the partition's weights (1.7 MB for LeNet). Above this size (1 MiB
+    // by default) Spark parks the result in the block manager and the driver fetches it over the
+    // network layer, a few ms per task per round; capped by spark.rpc.message.maxSize (128 MiB).
+    m.put("spark.task.maxDirectResultSize", "64m");
+    m.put("spark.ui.showConsoleProgress", "false");
+    return m;
+  }
+
+  /** Applies {@link #recommended()} to {@code builder}, except keys set as system properties. */
+  public static SparkSession.Builder apply(SparkSession.Builder builder) {
+    recommended()
+        .forEach(
+            (k, v) -> {
+              if (System.getProperty(k) == null) {
+                builder.config(k, v);
+              }
+            });
+    return builder;
+  }
+}
