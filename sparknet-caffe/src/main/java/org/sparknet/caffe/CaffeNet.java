@@ -37,6 +37,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.DryRun;
+import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.NetPlan.InputBlob;
 import org.sparknet.ndarray.NDArray;
@@ -75,6 +76,7 @@ public final class CaffeNet implements Net {
   private final List<ParamInfo> params; // owned (learnable) params, net order
   private final List<LossTerm> lossTerms;
   private final List<String> testOutputs;
+  private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private boolean closed;
 
   private record ParamInfo(String layer, int paramIndex, Shape shape) {}
@@ -117,6 +119,16 @@ public final class CaffeNet implements Net {
     }
     this.solver = s;
     this.testNet = t;
+    InputTransforms tr = null;
+    try {
+      tr = new InputTransforms(plan, definition.seed());
+    } finally {
+      if (tr == null) {
+        t.close();
+        s.close();
+      }
+    }
+    this.transforms = tr;
   }
 
   /**
@@ -235,12 +247,18 @@ public final class CaffeNet implements Net {
     return definition;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>These are the shapes a feeder writes: for an input whose transform_param has a crop_size,
+   * the uncropped examples (the blob itself is cropped, as Caffe's Data layer does).
+   */
   @Override
   public Map<String, Shape> inputShapes(Phase phase) {
     checkOpen();
     Map<String, Shape> out = new LinkedHashMap<>();
     for (InputBlob in : plan.inputs(phase)) {
-      out.put(in.name(), Shape.of(in.shape()));
+      out.put(in.name(), Shape.of(in.feedShape()));
     }
     return Collections.unmodifiableMap(out);
   }
@@ -665,24 +683,30 @@ public final class CaffeNet implements Net {
                   + "; expected "
                   + shape);
         }
-        FloatPointer p = b.mutable_cpu_data();
+        // a crop, mirror or mean file: the feeder writes whole examples into staging memory
+        Shape fed = Shape.of(in.feedShape());
+        FloatPointer p = in.staged() ? transforms.staging(phase, in) : b.mutable_cpu_data();
         Storage st =
             Storage.borrow(
                 p,
-                shape.size(),
+                fed.size(),
                 "input blob '" + in.name() + "' of net '" + plan.netName() + "' (" + phase + ")");
         storages.add(st);
         memory.add(p);
-        views.put(in.name(), NDArray.wrap(st, shape));
+        views.put(in.name(), NDArray.wrap(st, fed));
       }
       feeder.fill(Collections.unmodifiableMap(views));
       for (int i = 0; i < specs.size(); i++) {
         InputBlob in = specs.get(i);
         FloatPointer p = memory.get(i);
-        int count = (int) Shape.of(in.shape()).size();
-        checkValues(in, p.position(0).capacity(count).asBuffer(), phase);
-        if (in.hasTransform()) {
-          transform(in, p, count);
+        int fedCount = (int) Shape.of(in.feedShape()).size();
+        checkValues(in, p.position(0).capacity(fedCount).asBuffer(), phase);
+        if (in.staged()) {
+          FloatBlob b = net.blob_by_name(in.name());
+          FloatPointer dst = b.mutable_cpu_data();
+          transforms.apply(phase, in, p, dst.capacity(b.count()).asBuffer());
+        } else if (in.hasTransform()) {
+          transform(in, p, fedCount);
         }
       }
     } finally {
@@ -725,9 +749,11 @@ public final class CaffeNet implements Net {
                   + plan.netName()
                   + "' ("
                   + phase
-                  + "), but the classifier reading it has "
+                  + "): the layer reading it (a classifier with "
                   + in.numClasses()
-                  + " outputs: labels must lie in [0, "
+                  + " outputs, or an Embed with input_dim "
+                  + in.numClasses()
+                  + ") needs values in [0, "
                   + in.numClasses()
                   + ")");
         }
@@ -915,6 +941,7 @@ public final class CaffeNet implements Net {
       return;
     }
     closed = true;
+    transforms.close();
     testNet.close();
     solver.close();
   }

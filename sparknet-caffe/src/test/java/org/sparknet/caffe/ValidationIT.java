@@ -144,13 +144,23 @@ class ValidationIT {
             "layer 'mnist' (Data)",
             "sampleShape"),
         bad(
-            "unsupported transform",
+            "crop larger than the example",
             NetDefinition.caffe(
                 lenetSolver,
-                lenetNet.replaceFirst("scale: 0.00390625", "scale: 0.00390625\n    crop_size: 24"),
+                lenetNet.replaceFirst("scale: 0.00390625", "scale: 0.00390625\n    crop_size: 32"),
                 List.of(1, 28, 28)),
             "layer 'mnist' (Data)",
-            "transform_param.crop_size"),
+            "transform_param.crop_size 32 does not fit examples of shape [1, 28, 28]"),
+        bad(
+            "missing mean file",
+            NetDefinition.caffe(
+                lenetSolver,
+                lenetNet.replaceFirst(
+                    "scale: 0.00390625",
+                    "scale: 0.00390625\n    mean_file: \"no/such/mean.binaryproto\""),
+                List.of(1, 28, 28)),
+            "layer 'mnist' (Data)",
+            "transform_param.mean_file no/such/mean.binaryproto does not exist"),
         bad(
             "V1 layers",
             def(SOLVER, "name: \"x\"\nlayers { name: \"a\" type: DATA }\n"),

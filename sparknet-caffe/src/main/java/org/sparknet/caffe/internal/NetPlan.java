@@ -1,5 +1,7 @@
 package org.sparknet.caffe.internal;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -48,7 +50,14 @@ public final class NetPlan {
   private static final Set<String> CLASSIFIER_TYPES =
       Set.of("SoftmaxWithLoss", "Accuracy", "MultinomialLogisticLoss", "InfogainLoss", "HingeLoss");
 
-  /** One input blob of a phase: shape, the transform to apply after feeding, label bounds. */
+  /**
+   * One input blob of a phase: shape, the transform to apply after feeding, label bounds.
+   *
+   * <p>{@code shape} is the blob's; {@code feedShape} is what the feeder writes, larger than {@code
+   * shape} when the transform crops ({@code crop_size}). With a crop, a mirror or a mean file the
+   * feeder writes into a staging array and Caffe's DataTransformer arithmetic copies it into the
+   * blob; otherwise the feeder writes into the blob and scale/mean_value apply in place.
+   */
   public record InputBlob(
       String name,
       String layer,
@@ -56,9 +65,41 @@ public final class NetPlan {
       float scale,
       float[] mean,
       int numClasses,
-      Integer ignoreLabel) {
+      Integer ignoreLabel,
+      int[] feedShape,
+      int cropSize,
+      boolean mirror,
+      Path meanFile) {
+    public InputBlob {
+      if (feedShape == null) {
+        feedShape = shape;
+      }
+    }
+
+    public InputBlob(
+        String name,
+        String layer,
+        int[] shape,
+        float scale,
+        float[] mean,
+        int numClasses,
+        Integer ignoreLabel) {
+      this(name, layer, shape, scale, mean, numClasses, ignoreLabel, shape, 0, false, null);
+    }
+
+    /** Scale or mean_value only: applied in place in the blob after feeding. */
     public boolean hasTransform() {
       return scale != 1f || mean != null;
+    }
+
+    /** A crop, a mirror or a mean file: fed through a staging array of {@link #feedShape}. */
+    public boolean staged() {
+      return cropSize > 0 || mirror || meanFile != null;
+    }
+
+    InputBlob withLabelBounds(int classes, Integer ignore) {
+      return new InputBlob(
+          name, layer, shape, scale, mean, classes, ignore, feedShape, cropSize, mirror, meanFile);
     }
   }
 
@@ -312,22 +353,10 @@ public final class NetPlan {
           what + ": a data layer needs one or two tops (data, label) but has " + tops);
     }
     Message transform = layer.child("transform_param");
+    int crop = 0;
     if (transform != null) {
-      for (String field :
-          List.of("crop_size", "mirror", "mean_file", "force_color", "force_gray")) {
-        Field f = transform.first(field);
-        if (f != null
-            && !(f.value().equals("0") || f.value().equals("false") || f.value().equals("f"))) {
-          throw new IllegalArgumentException(
-              what
-                  + ", "
-                  + f.where()
-                  + ": transform_param."
-                  + field
-                  + " is not supported yet (only scale and mean_value are applied); prepare the"
-                  + " data before feeding it, and remove the field");
-        }
-      }
+      checkTransform(transform, what, sample);
+      crop = Integer.parseInt(transform.value("crop_size", "0"));
       List<String> means = transform.values("mean_value");
       if (!means.isEmpty() && means.size() != 1 && means.size() != sample.get(0)) {
         throw new IllegalArgumentException(
@@ -358,7 +387,9 @@ public final class NetPlan {
     Message ip = new Message();
     Message dataShape = new Message();
     dataShape.add(Field.scalar("dim", Integer.toString(batch)));
-    for (int d : sample) {
+    for (int i = 0; i < sample.size(); i++) {
+      // a crop makes the blob crop_size x crop_size (Caffe's DataTransformer::InferBlobShape)
+      int d = crop > 0 && i > 0 ? crop : sample.get(i);
       dataShape.add(Field.scalar("dim", Integer.toString(d)));
     }
     ip.add(Field.message("shape", dataShape));
@@ -369,6 +400,112 @@ public final class NetPlan {
     }
     input.add(Field.message("input_param", ip));
     return input;
+  }
+
+  private static List<Integer> exampleOf(int[] shape) {
+    List<Integer> l = new ArrayList<>();
+    for (int i = 1; i < shape.length; i++) {
+      l.add(shape[i]);
+    }
+    return l;
+  }
+
+  private static boolean isTrue(String v) {
+    return v.equals("true") || v.equals("t") || v.equals("1");
+  }
+
+  /**
+   * Checks a data layer's transform_param against what Caffe's DataTransformer would CHECK at run
+   * time (it aborts the JVM there): a crop within the example, not both mean_file and mean_value, a
+   * readable mean file. force_color/force_gray decode images, which fed data never needs.
+   */
+  private static void checkTransform(Message transform, String what, List<Integer> sample) {
+    for (String field : List.of("force_color", "force_gray")) {
+      Field f = transform.first(field);
+      if (f != null && isTrue(f.value())) {
+        throw new IllegalArgumentException(
+            what
+                + ", "
+                + f.where()
+                + ": transform_param."
+                + field
+                + " applies to encoded images, which SparkNet decodes before feeding; remove it");
+      }
+    }
+    Field cropField = transform.first("crop_size");
+    if (cropField != null) {
+      int crop = Integer.parseInt(cropField.value());
+      if (crop < 0
+          || (crop > 0 && (sample.size() != 3 || crop > Math.min(sample.get(1), sample.get(2))))) {
+        throw new IllegalArgumentException(
+            what
+                + ", "
+                + cropField.where()
+                + ": transform_param.crop_size "
+                + crop
+                + " does not fit examples of shape "
+                + sample
+                + " (a crop needs [channels, height, width] with height and width >= crop_size)");
+      }
+    }
+    Field meanFile = transform.first("mean_file");
+    if (meanFile != null) {
+      if (!transform.values("mean_value").isEmpty()) {
+        throw new IllegalArgumentException(
+            what
+                + ", "
+                + meanFile.where()
+                + ": transform_param has both mean_file and mean_value; give one");
+      }
+      Path p = Path.of(meanFile.value()).toAbsolutePath();
+      if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+        throw new IllegalArgumentException(
+            what
+                + ", "
+                + meanFile.where()
+                + ": transform_param.mean_file "
+                + meanFile.value()
+                + " does not exist or is unreadable (resolved against the working directory, as"
+                + " Caffe does: "
+                + p
+                + "); compute the mean image (Caffe's compute_image_mean) or use mean_value");
+      }
+    }
+  }
+
+  /** [batch] + the uncropped example shape, for an Input blob of [batch, C, crop, crop]. */
+  private static int[] croppedFeedShape(
+      String what, String top, int[] shape, int crop, List<Integer> sampleShape) {
+    if (sampleShape == null
+        || sampleShape.size() != 3
+        || shape.length != 4
+        || shape[1] != sampleShape.get(0)
+        || shape[2] != crop
+        || shape[3] != crop
+        || sampleShape.get(1) < crop
+        || sampleShape.get(2) < crop) {
+      throw new IllegalArgumentException(
+          what
+              + ": top '"
+              + top
+              + "' is cropped to "
+              + crop
+              + " (transform_param.crop_size), so its shape must be [batch, channels, "
+              + crop
+              + ", "
+              + crop
+              + "] and the definition's sampleShape the uncropped [channels, height, width]; found"
+              + " shape "
+              + Arrays.toString(shape)
+              + " and sampleShape "
+              + sampleShape);
+    }
+    int[] feed = new int[4];
+    feed[0] = shape[0];
+    for (int i = 0; i < 3; i++) {
+      feed[i + 1] = sampleShape.get(i);
+    }
+    return feed;
   }
 
   /** Caffe's NetStateRule for a state with the given phase, level 0 and no stages. */
@@ -483,7 +620,9 @@ public final class NetPlan {
                     + batchFrom
                     + "': every input must have the same first dim");
           }
-          if (t == 0 && sampleShape != null && transform == null && shape.length > 1) {
+          int crop =
+              t == 0 && transform != null ? Integer.parseInt(transform.value("crop_size", "0")) : 0;
+          if (t == 0 && sampleShape != null && crop == 0 && shape.length > 1) {
             List<Integer> declared = new ArrayList<>();
             for (int i = 1; i < shape.length; i++) {
               declared.add(shape[i]);
@@ -501,7 +640,11 @@ public final class NetPlan {
           }
           float scale = 1f;
           float[] mean = null;
+          int[] feedShape = shape;
+          boolean mirror = false;
+          Path meanFile = null;
           if (t == 0 && transform != null) {
+            checkTransform(transform, what, sampleShape != null ? sampleShape : exampleOf(shape));
             scale = Float.parseFloat(transform.value("scale", "1"));
             List<String> means = transform.values("mean_value");
             if (!means.isEmpty()) {
@@ -510,11 +653,42 @@ public final class NetPlan {
                 mean[i] = Float.parseFloat(means.get(i));
               }
             }
+            mirror = isTrue(transform.value("mirror", "false"));
+            String mf = transform.value("mean_file", null);
+            meanFile = mf == null ? null : Path.of(mf).toAbsolutePath();
+            if (crop > 0) {
+              feedShape = croppedFeedShape(what, tops.get(t), shape, crop, sampleShape);
+            }
           }
           inputs.put(
               tops.get(t),
               new InputBlob(
-                  tops.get(t), layerName(layer, indices.get(k)), shape, scale, mean, 0, null));
+                  tops.get(t),
+                  layerName(layer, indices.get(k)),
+                  shape,
+                  scale,
+                  mean,
+                  0,
+                  null,
+                  feedShape,
+                  crop,
+                  mirror,
+                  meanFile));
+        }
+      }
+      if (type.equals("Embed")) {
+        // Caffe only DCHECKs the indices (compiled out): an index >= input_dim reads past the
+        // weight matrix. Bound the fed blob like a label.
+        List<String> bottoms = layer.values("bottom");
+        Message ep = layer.child("embed_param");
+        int dim = ep == null ? 0 : Integer.parseInt(ep.value("input_dim", "0"));
+        if (!bottoms.isEmpty() && inputs.containsKey(bottoms.get(0)) && dim > 0) {
+          String blob = bottoms.get(0);
+          Integer prev = classesOfBlob.get(blob);
+          if (prev == null || dim < prev) {
+            classesOfBlob.put(blob, dim);
+            inputs.put(blob, inputs.get(blob).withLabelBounds(dim, null));
+          }
         }
       }
       if (CLASSIFIER_TYPES.contains(type)) {
@@ -535,14 +709,7 @@ public final class NetPlan {
               InputBlob in = inputs.get(label);
               inputs.put(
                   label,
-                  new InputBlob(
-                      in.name(),
-                      in.layer(),
-                      in.shape(),
-                      in.scale(),
-                      in.mean(),
-                      classes,
-                      ignore == null ? null : Integer.valueOf(ignore)));
+                  in.withLabelBounds(classes, ignore == null ? null : Integer.valueOf(ignore)));
             }
           }
         }
