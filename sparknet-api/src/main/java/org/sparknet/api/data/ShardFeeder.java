@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.sparknet.api.BatchFeeder;
 import org.sparknet.ndarray.NDArray;
+import org.sparknet.ndarray.Shape;
 
 /**
  * Feeds a {@link DataShard} to a net, one batch per step, in exact epochs: every example exactly
@@ -21,6 +22,7 @@ public final class ShardFeeder implements BatchFeeder {
   private final DataShard shard;
   private final String dataBlob;
   private final String labelBlob;
+  private String contBlob = "cont";
   private final long seed;
   private final int partition;
   private final boolean shuffle;
@@ -109,6 +111,47 @@ public final class ShardFeeder implements BatchFeeder {
     fillOrder(order, seed, partition, epoch, shuffle);
   }
 
+  /**
+   * Names the sequence-continuation input (default "cont"). When the net has it, batches are
+   * time-major, as Caffe's recurrent layers read them: the data and label blobs are [T, N], each
+   * example is a window of T + 1 tokens, stream n of the batch gets window n's first T tokens as
+   * data and its last T as labels (the next token at each step), and cont is 0 at t = 0 and 1 after
+   * (every window starts a fresh sequence, so windows can be shuffled like images).
+   */
+  public ShardFeeder withContBlob(String name) {
+    this.contBlob = name;
+    return this;
+  }
+
+  /**
+   * Floats per example that a net with these train inputs reads: a row of the data blob, or T + 1
+   * tokens for a time-major recurrent net (one with {@code contBlob}).
+   */
+  public static int exampleSize(Map<String, Shape> inputs, String dataBlob, String contBlob) {
+    Shape data = inputs.get(dataBlob);
+    if (contBlob != null && inputs.containsKey(contBlob)) {
+      if (data.rank() != 2) {
+        throw new IllegalArgumentException(
+            "Blob '"
+                + dataBlob
+                + "' of shape "
+                + data
+                + " must be [T, N] (time steps, streams): the net has a '"
+                + contBlob
+                + "' input, so it is fed time-major, one token per step");
+      }
+      return data.dim(0) + 1;
+    }
+    return Math.toIntExact(data.size() / data.dim(0));
+  }
+
+  /** Examples per batch: the data blob's first dim, or its second (N) for a time-major net. */
+  public static int batchSize(Map<String, Shape> inputs, String dataBlob, String contBlob) {
+    Shape data = inputs.get(dataBlob);
+    boolean timeMajor = contBlob != null && inputs.containsKey(contBlob) && data.rank() == 2;
+    return timeMajor ? data.dim(1) : data.dim(0);
+  }
+
   @Override
   public void fill(Map<String, NDArray> inputs) {
     NDArray data = inputs.get(dataBlob);
@@ -119,6 +162,11 @@ public final class ShardFeeder implements BatchFeeder {
               + "' for the features; its inputs are "
               + inputs.keySet()
               + "; set the data blob name in the trainer config");
+    }
+    NDArray cont = contBlob == null ? null : inputs.get(contBlob);
+    if (cont != null) {
+      fillTimeMajor(data, cont, labelBlob == null ? null : inputs.get(labelBlob));
+      return;
     }
     if (data.rank() < 1) {
       throw new IllegalArgumentException("Input blob '" + dataBlob + "' has no batch axis");
@@ -168,6 +216,70 @@ public final class ShardFeeder implements BatchFeeder {
     if (label != null) {
       label.copyFrom(labelBuffer);
     }
+  }
+
+  private void fillTimeMajor(NDArray data, NDArray cont, NDArray label) {
+    if (data.rank() != 2) {
+      throw new IllegalArgumentException(
+          "Blob '" + dataBlob + "' of shape " + data.shape() + " must be [T, N] (time-major)");
+    }
+    int steps = data.shape().dim(0);
+    int streams = data.shape().dim(1);
+    if (shard.featureSize() != steps + 1) {
+      throw new IllegalArgumentException(
+          "Blob '"
+              + dataBlob
+              + "' of shape "
+              + data.shape()
+              + " reads windows of "
+              + (steps + 1)
+              + " tokens (T = "
+              + steps
+              + " inputs and the next token of each) but the examples hold "
+              + shard.featureSize()
+              + "; cut the text into windows of T + 1");
+    }
+    for (NDArray other : new NDArray[] {cont, label}) {
+      if (other != null && !other.shape().equals(data.shape())) {
+        throw new IllegalArgumentException(
+            "Blobs '"
+                + contBlob
+                + "' and '"
+                + labelBlob
+                + "' must have the shape of '"
+                + dataBlob
+                + "' "
+                + data.shape()
+                + " but one has "
+                + other.shape());
+      }
+    }
+    int n = steps * streams;
+    int fs = shard.featureSize();
+    if (featureBuffer.length != n + fs) {
+      featureBuffer = new float[n + fs]; // n time-major tokens, then one window
+      labelBuffer = new float[2 * n]; // labels, then cont
+    }
+    for (int r = 0; r < streams; r++) {
+      if (position == order.length) {
+        epoch++;
+        position = 0;
+        reorder();
+      }
+      int i = order[position++];
+      shard.copyFeatures(i, featureBuffer, n);
+      for (int t = 0; t < steps; t++) {
+        featureBuffer[t * streams + r] = featureBuffer[n + t];
+        labelBuffer[t * streams + r] = featureBuffer[n + t + 1];
+        labelBuffer[n + t * streams + r] = t == 0 ? 0f : 1f;
+      }
+    }
+    fed += streams;
+    data.copyFrom(featureBuffer, 0);
+    if (label != null) {
+      label.copyFrom(labelBuffer, 0);
+    }
+    cont.copyFrom(labelBuffer, n);
   }
 
   /** Examples written into the net by this feeder (batch rows, wrapped ones included). */

@@ -34,6 +34,7 @@ public final class WorkerRound {
       long[] positions,
       String dataBlob,
       String labelBlob,
+      String contBlob,
       boolean elastic,
       float alpha,
       long weightsToken)
@@ -85,7 +86,8 @@ public final class WorkerRound {
       long t1 = System.nanoTime();
       ShardFeeder feeder =
           new ShardFeeder(
-              shard, t.dataBlob(), t.labelBlob(), t.seed(), partition, t.positions()[partition]);
+                  shard, t.dataBlob(), t.labelBlob(), t.seed(), partition, t.positions()[partition])
+              .withContBlob(t.contBlob());
       double lossSum;
       long steps;
       if (t.tau() > 0) {
@@ -206,8 +208,9 @@ public final class WorkerRound {
                 + "'; its inputs are "
                 + net.inputShapes(Phase.TEST).keySet());
       }
-      int batch = in.dim(0);
-      ShardFeeder feeder = ShardFeeder.sequential(shard, t.dataBlob(), t.labelBlob());
+      int batch = ShardFeeder.batchSize(net.inputShapes(Phase.TEST), t.dataBlob(), t.contBlob());
+      ShardFeeder feeder =
+          ShardFeeder.sequential(shard, t.dataBlob(), t.labelBlob()).withContBlob(t.contBlob());
       Map<String, Double> sums = new LinkedHashMap<>();
       int n = shard.count();
       for (int done = 0; done < n; done += batch) {

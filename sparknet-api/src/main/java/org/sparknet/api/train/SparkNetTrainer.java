@@ -140,7 +140,7 @@ public final class SparkNetTrainer implements AutoCloseable {
                 + inputs
                 + "; set optDataBlob to the blob that receives the features");
       }
-      this.featureSize = Math.toIntExact(data.size() / data.dim(0));
+      this.featureSize = ShardFeeder.exampleSize(inputs, cfg.dataBlob(), cfg.contBlob());
       this.inputDescription = "blob '" + cfg.dataBlob() + "' " + data;
       WeightCollection initial = driverNet.getWeights();
       this.layout = WeightLayout.of(initial);
@@ -330,6 +330,7 @@ public final class SparkNetTrainer implements AutoCloseable {
             positions.clone(),
             cfg.dataBlob(),
             cfg.labelBlob(),
+            cfg.contBlob(),
             cfg.averaging().isElastic(),
             cfg.averaging().alpha(),
             weightsToken);
@@ -555,7 +556,8 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   private void warmStart() {
-    int batch = driverNet.inputShapes(Phase.TRAIN).get(cfg.dataBlob()).dim(0);
+    int batch =
+        ShardFeeder.batchSize(driverNet.inputShapes(Phase.TRAIN), cfg.dataBlob(), cfg.contBlob());
     long total = sum(trainingCounts);
     long want = Math.min((long) cfg.warmStartSteps() * batch, total);
     int[] take = new int[trainingCounts.length];
@@ -590,7 +592,8 @@ public final class SparkNetTrainer implements AutoCloseable {
     float loss =
         driverNet.train(
             cfg.warmStartSteps(),
-            new ShardFeeder(sample, cfg.dataBlob(), cfg.labelBlob(), cfg.seed(), -1, 0));
+            new ShardFeeder(sample, cfg.dataBlob(), cfg.labelBlob(), cfg.seed(), -1, 0)
+                .withContBlob(cfg.contBlob()));
     float[] w = layout.flatten(driverNet.getWeights());
     String bad = layout.toCollection(w).firstNonFinite();
     if (!Float.isFinite(loss) || bad != null) {
@@ -682,6 +685,7 @@ public final class SparkNetTrainer implements AutoCloseable {
             new long[0],
             cfg.dataBlob(),
             cfg.labelBlob(),
+            cfg.contBlob(),
             false,
             0f,
             weightsToken);

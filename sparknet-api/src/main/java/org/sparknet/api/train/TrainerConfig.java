@@ -21,6 +21,7 @@ public final class TrainerConfig implements Serializable {
   private final long seed;
   private final String dataBlob;
   private final String labelBlob;
+  private final String contBlob;
   private final int validationInterval;
   private final int maxRounds;
   private final long maxIterations;
@@ -43,6 +44,7 @@ public final class TrainerConfig implements Serializable {
     this.seed = b.seed == null ? b.netDefinition.seed() : b.seed;
     this.dataBlob = b.dataBlob;
     this.labelBlob = b.labelBlob;
+    this.contBlob = b.contBlob;
     this.validationInterval = b.validationInterval;
     this.maxRounds = b.maxRounds;
     this.maxIterations = b.maxIterations;
@@ -98,6 +100,15 @@ public final class TrainerConfig implements Serializable {
 
   public String labelBlob() {
     return labelBlob;
+  }
+
+  /**
+   * The sequence-continuation input of recurrent nets (Caffe's LSTM/RNN {@code cont}, default
+   * "cont"). A net with this input is fed time-major: see {@link
+   * org.sparknet.api.data.ShardFeeder}.
+   */
+  public String contBlob() {
+    return contBlob;
   }
 
   /** Validate every this many rounds (0: only when {@link SparkNetTrainer#test()} is called). */
@@ -188,6 +199,7 @@ public final class TrainerConfig implements Serializable {
     private Long seed;
     private String dataBlob = "data";
     private String labelBlob = "label";
+    private String contBlob = "cont";
     private int validationInterval;
     private int maxRounds;
     private long maxIterations;
@@ -258,6 +270,12 @@ public final class TrainerConfig implements Serializable {
 
     public Builder optLabelBlob(String blob) {
       this.labelBlob = name(blob, "label blob");
+      return this;
+    }
+
+    /** The sequence-continuation input of a recurrent net (default "cont"). */
+    public Builder optContBlob(String blob) {
+      this.contBlob = name(blob, "cont blob");
       return this;
     }
 

@@ -133,4 +133,47 @@ class ShardFeederTest {
         IllegalArgumentException.class,
         () -> new ShardFeeder(DataShard.pack(0, List.<Example>of().iterator()), "d", "l", 0, 0, 0));
   }
+
+  @Test
+  void recurrentNetsAreFedTimeMajorWindows() {
+    // 5 windows of T + 1 = 4 tokens: window i is [10i, 10i+1, 10i+2, 10i+3]
+    List<Example> ex = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ex.add(new Example(new float[] {10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3}, 0));
+    }
+    DataShard s = DataShard.pack(0, ex.iterator());
+    ShardFeeder f = ShardFeeder.sequential(s, "data", "label").withContBlob("cont");
+    Map<String, org.sparknet.ndarray.Shape> shapes =
+        Map.of(
+            "data",
+            org.sparknet.ndarray.Shape.of(3, 2),
+            "cont",
+            org.sparknet.ndarray.Shape.of(3, 2));
+    assertEquals(4, ShardFeeder.exampleSize(shapes, "data", "cont"));
+    assertEquals(2, ShardFeeder.batchSize(shapes, "data", "cont"));
+    try (NDArray data = NDArray.zeros(3, 2);
+        NDArray cont = NDArray.zeros(3, 2);
+        NDArray label = NDArray.zeros(3, 2)) {
+      Map<String, NDArray> in = new LinkedHashMap<>();
+      in.put("data", data);
+      in.put("cont", cont);
+      in.put("label", label);
+      f.fill(in); // streams 0 and 1 get windows 0 and 1
+      assertArrayEquals(new float[] {0, 10, 1, 11, 2, 12}, data.toArray());
+      assertArrayEquals(new float[] {1, 11, 2, 12, 3, 13}, label.toArray());
+      assertArrayEquals(new float[] {0, 0, 1, 1, 1, 1}, cont.toArray());
+      assertEquals(2, f.examplesFed());
+      f.fill(in);
+      f.fill(in); // windows 4 and then 0 again (wrapped)
+      assertArrayEquals(new float[] {40, 0, 41, 1, 42, 2}, data.toArray());
+      assertEquals(6, f.examplesFed());
+    }
+    try (NDArray data = NDArray.zeros(4, 2);
+        NDArray cont = NDArray.zeros(4, 2)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> f.fill(Map.of("data", data, "cont", cont)));
+      assertTrue(e.getMessage().contains("windows of 5 tokens"), e.getMessage());
+    }
+  }
 }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       TrainCommand.class,
       TestCommand.class,
       PredictCommand.class,
+      CharRnnCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SparkNetCli implements Runnable {

@@ -1,0 +1,65 @@
+package org.sparknet.apps.charrnn;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.sparknet.api.NetDefinition;
+
+/**
+ * The char-RNN definition shipped with the apps: an Embed, one LSTM layer and a softmax over the
+ * 128 ASCII codes, unrolled over {@code steps} time steps ({@code unroll_len} in SINGA) for {@code
+ * streams} parallel windows a batch.
+ */
+public final class CharRnn {
+  /** Bytes 0..127; anything else in the text becomes {@link #UNKNOWN}. */
+  public static final int VOCABULARY = 128;
+
+  public static final int UNKNOWN = '?';
+
+  private CharRnn() {}
+
+  /** The net unrolled over {@code steps} x {@code streams}, with {@code hidden} LSTM units. */
+  public static String netText(int steps, int streams, int hidden) {
+    if (steps < 1 || streams < 1 || hidden < 1) {
+      throw new IllegalArgumentException(
+          "steps, streams and hidden units must be >= 1 (got "
+              + steps
+              + ", "
+              + streams
+              + ", "
+              + hidden
+              + ")");
+    }
+    return resource("char_rnn.prototxt")
+        .replace("${T}", Integer.toString(steps))
+        .replace("${N}", Integer.toString(streams))
+        .replace("${H}", Integer.toString(hidden));
+  }
+
+  public static NetDefinition definition(
+      int steps, int streams, int hidden, double baseLr, long seed) {
+    String solver =
+        resource("char_rnn_solver.prototxt")
+            .replaceFirst("(?m)^base_lr: .*$", "base_lr: " + baseLr)
+            .replaceFirst("(?m)^random_seed: .*$", "random_seed: " + seed);
+    return new NetDefinition("caffe", solver, netText(steps, streams, hidden), null, seed, "cpu");
+  }
+
+  /** The token of a byte of text. */
+  public static int token(byte b) {
+    return b >= 0 ? b : UNKNOWN;
+  }
+
+  static String resource(String name) {
+    try (InputStream in = CharRnn.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "Resource " + name + " is missing from the sparknet-apps jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package org.sparknet.apps.charrnn;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.data.Example;
+
+/**
+ * A text corpus for character models: the files under a directory with a given extension, in path
+ * order, read as one byte stream (at most {@code maxBytes}). Only the list of files travels to the
+ * executors; every partition reads its own byte range there and cuts it into windows of {@code
+ * steps + 1} tokens that overlap by one (each character is predicted once per epoch).
+ */
+public final class TextCorpus implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** One file and the bytes of it that belong to the corpus. */
+  public record Part(String path, long bytes) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private final String root;
+  private final List<Part> parts;
+  private final long size;
+
+  private TextCorpus(String root, List<Part> parts) {
+    this.root = root;
+    this.parts = List.copyOf(parts);
+    this.size = parts.stream().mapToLong(Part::bytes).sum();
+  }
+
+  /**
+   * The files under {@code root} (or {@code root} itself if it is a file) whose names end with
+   * {@code extension}, sorted by path, cut at {@code maxBytes} in total.
+   */
+  public static TextCorpus scan(Path root, String extension, long maxBytes) {
+    if (maxBytes < 2) {
+      throw new IllegalArgumentException("maxBytes must be >= 2 but was " + maxBytes);
+    }
+    if (!Files.exists(root)) {
+      throw new IllegalArgumentException("Text corpus " + root + " does not exist");
+    }
+    List<Path> files;
+    if (Files.isRegularFile(root)) {
+      files = List.of(root);
+    } else {
+      try (Stream<Path> s = Files.walk(root)) {
+        files =
+            s.filter(Files::isRegularFile)
+                .filter(p -> p.getFileName().toString().endsWith(extension))
+                .sorted()
+                .collect(Collectors.toList());
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Cannot list the text corpus " + root + ": " + e, e);
+      }
+    }
+    List<Part> parts = new ArrayList<>();
+    long left = maxBytes;
+    for (Path f : files) {
+      if (left == 0) {
+        break;
+      }
+      if (!Files.isReadable(f)) {
+        throw new IllegalArgumentException("Text file " + f + " is unreadable");
+      }
+      long n;
+      try {
+        n = Files.size(f);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Cannot read the size of " + f + ": " + e, e);
+      }
+      if (n > 0) {
+        long take = Math.min(n, left);
+        parts.add(new Part(f.toAbsolutePath().toString(), take));
+        left -= take;
+      }
+    }
+    TextCorpus c = new TextCorpus(root.toString(), parts);
+    if (c.size < 2) {
+      throw new IllegalArgumentException(
+          "Text corpus "
+              + root
+              + " holds no text: no non-empty file ending with '"
+              + extension
+              + "' under it");
+    }
+    return c;
+  }
+
+  public long size() {
+    return size;
+  }
+
+  public int files() {
+    return parts.size();
+  }
+
+  /** The corpus bytes in [from, to), read from the files. */
+  public byte[] read(long from, long to) {
+    if (from < 0 || to > size || from > to) {
+      throw new IllegalArgumentException(
+          "Byte range [" + from + ", " + to + ") is outside the corpus of " + size + " bytes");
+    }
+    byte[] out = new byte[Math.toIntExact(to - from)];
+    long start = 0;
+    int written = 0;
+    for (Part p : parts) {
+      long end = start + p.bytes();
+      long a = Math.max(from, start);
+      long b = Math.min(to, end);
+      if (a < b) {
+        try (FileChannel ch = FileChannel.open(Path.of(p.path()), StandardOpenOption.READ)) {
+          ByteBuffer buf = ByteBuffer.wrap(out, written, (int) (b - a));
+          long pos = a - start;
+          while (buf.hasRemaining()) {
+            int r = ch.read(buf, pos);
+            if (r < 0) {
+              throw new IllegalArgumentException(
+                  "Text file " + p.path() + " is shorter than when the corpus was scanned");
+            }
+            pos += r;
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read " + p.path(), e);
+        }
+        written += (int) (b - a);
+      }
+      start = end;
+    }
+    return out;
+  }
+
+  /**
+   * Windows of {@code steps + 1} tokens over the bytes [from, to), in {@code partitions} partitions
+   * that each read their own contiguous range on the executor.
+   */
+  public JavaRDD<Example> windows(
+      JavaSparkContext sc, int partitions, int steps, long from, long to) {
+    if (partitions < 1 || steps < 1) {
+      throw new IllegalArgumentException(
+          "partitions and steps must be >= 1 (got " + partitions + ", " + steps + ")");
+    }
+    if ((to - from) / partitions < steps + 1) {
+      throw new IllegalArgumentException(
+          "The text range ["
+              + from
+              + ", "
+              + to
+              + ") of "
+              + root
+              + " is too short for "
+              + partitions
+              + " partitions of windows of "
+              + (steps + 1)
+              + " characters");
+    }
+    TextCorpus corpus = this; // serializable: the file list only
+    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
+    return sc.parallelize(shards, partitions)
+        .flatMap(
+            p -> {
+              long a = from + (to - from) * p / partitions;
+              long b = from + (to - from) * (p + 1) / partitions;
+              return cut(corpus.read(a, b), steps).iterator();
+            });
+  }
+
+  /** Windows of steps + 1 tokens, stride steps; a short tail is dropped. */
+  static List<Example> cut(byte[] text, int steps) {
+    List<Example> out = new ArrayList<>();
+    for (int start = 0; start + steps + 1 <= text.length; start += steps) {
+      float[] w = new float[steps + 1];
+      for (int t = 0; t <= steps; t++) {
+        w[t] = CharRnn.token(text[start + t]);
+      }
+      out.add(new Example(w, 0f));
+    }
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return "TextCorpus{" + root + ", " + parts.size() + " files, " + size + " bytes}";
+  }
+}
