@@ -61,7 +61,8 @@ class CharRnnIT {
     double loss1 = Double.parseDouble(after.group(1));
     double acc1 = Double.parseDouble(after.group(2));
     assertTrue(loss0 > 4.5 && acc0 < 0.05, "an untrained net guesses: " + loss0 + ", " + acc0);
-    // always guessing the most frequent character (the space) scores 0.084 on this text; measured 0.29
+    // always guessing the most frequent character (the space) scores 0.084 on this text; measured
+    // 0.29
     assertTrue(acc1 > 0.25, "next-character accuracy after training " + acc1);
     assertTrue(loss1 < loss0 - 1.5, "test loss fell from " + loss0 + " only to " + loss1);
     Matcher sample =
