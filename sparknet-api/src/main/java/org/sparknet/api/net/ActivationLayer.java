@@ -1,0 +1,44 @@
+package org.sparknet.api.net;
+
+import java.util.List;
+import org.sparknet.api.Phase;
+
+/** An element-wise activation, computed in place by default: ReLU, Sigmoid or TanH. */
+public final class ActivationLayer extends LayerSpec<ActivationLayer> {
+  private final String type;
+
+  private ActivationLayer(String name, String type) {
+    super(name, null);
+    this.type = type;
+  }
+
+  public static ActivationLayer relu(String name) {
+    return new ActivationLayer(name, "ReLU");
+  }
+
+  public static ActivationLayer sigmoid(String name) {
+    return new ActivationLayer(name, "Sigmoid");
+  }
+
+  public static ActivationLayer tanh(String name) {
+    return new ActivationLayer(name, "TanH");
+  }
+
+  @Override
+  public String type() {
+    return type;
+  }
+
+  @Override
+  boolean inPlace() {
+    return true;
+  }
+
+  @Override
+  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+    return List.of(inputs.get(0));
+  }
+
+  @Override
+  void writeParams(PrototxtWriter w) {}
+}
