@@ -188,13 +188,13 @@ public final class NetSpec {
       Integer before = names.putIfAbsent(l.name(), i);
       if (before != null) {
         throw failNet(
-            "has layers #"
+            "has two layers named '"
+                + l.name()
+                + "' (#"
                 + (before + 1)
                 + " and #"
                 + (i + 1)
-                + " are both named '"
-                + l.name()
-                + "'; layer names must be unique (weights are keyed by them)");
+                + "); layer names must be unique (weights are keyed by them)");
       }
       try {
         l.checkComplete();
@@ -398,11 +398,12 @@ public final class NetSpec {
             .append(
                 " parameters (shapes of the TRAIN phase; TEST-only layers at the test batch)\n");
     for (String[] row : rows) {
-      sb.append("  ");
+      StringBuilder line = new StringBuilder("  ");
       for (int c = 0; c < 4; c++) {
-        sb.append(String.format(Locale.ROOT, "%-" + (width[c] + 2) + "s", row[c]));
+        line.append(String.format(Locale.ROOT, "%-" + (width[c] + 2) + "s", row[c]));
       }
-      sb.append(String.format(Locale.ROOT, "%" + width[4] + "s", row[4])).append('\n');
+      line.append(String.format(Locale.ROOT, "%" + width[4] + "s", row[4]));
+      sb.append(line.toString().stripTrailing()).append('\n');
     }
     return sb.toString();
   }
