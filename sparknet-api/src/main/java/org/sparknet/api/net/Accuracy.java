@@ -46,7 +46,7 @@ public final class Accuracy extends LayerSpec<Accuracy> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
     int classes = SoftmaxWithLoss.classes(this, inputs);
     if (topK != null && topK > classes) {
       throw fail("field 'top_k' (" + topK + ") exceeds the number of classes (" + classes + ")");

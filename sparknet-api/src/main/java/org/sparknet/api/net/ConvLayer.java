@@ -73,8 +73,8 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
-    List<Integer> in = image(inputs.get(0), "input");
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
+    List<Integer> in = image(inputs.get(0), names.get(0));
     int c = in.get(1);
     if (c % groups() != 0 || numOutput % groups() != 0) {
       throw fail(
@@ -86,7 +86,7 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
               + numOutput
               + ")");
     }
-    Window.checkFits(this, window.kernel, window.pad, in.get(2), in.get(3), "input");
+    Window.checkFits(this, window.kernel, window.pad, in.get(2), in.get(3), names.get(0));
     int h = (in.get(2) + 2 * window.pad[0] - window.kernel[0]) / window.stride[0] + 1;
     int w = (in.get(3) + 2 * window.pad[1] - window.kernel[1]) / window.stride[1] + 1;
     return List.of(shape(in.get(0), numOutput, h, w));

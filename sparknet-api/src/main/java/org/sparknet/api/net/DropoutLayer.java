@@ -38,7 +38,7 @@ public final class DropoutLayer extends LayerSpec<DropoutLayer> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
     return List.of(inputs.get(0));
   }
 

@@ -1,7 +1,6 @@
 package org.sparknet.api.net;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.sparknet.api.Phase;
 
@@ -15,9 +14,9 @@ import org.sparknet.api.Phase;
  *     .optScale(0.00390625)
  * }</pre>
  *
- * <p>{@link #optScale} becomes a {@code transform_param}, which SparkNet applies after feeding a
- * batch (as it does for the data layers of model-zoo files); plain Caffe ignores it on an {@code
- * Input} layer.
+ * <p>{@link #optScale} and {@link #optMean} become a {@code transform_param}, which SparkNet
+ * applies after feeding a batch, (x - mean) * scale, (as it does for the data layers of model-zoo
+ * files); plain Caffe ignores it on an {@code Input} layer.
  */
 public final class InputLayer extends LayerSpec<InputLayer> {
   private int[] sample;
@@ -25,6 +24,7 @@ public final class InputLayer extends LayerSpec<InputLayer> {
   private Integer testBatch;
   private String label = "label";
   private Double scale;
+  private double[] mean;
 
   private InputLayer(String name) {
     super(name, null);
@@ -87,6 +87,23 @@ public final class InputLayer extends LayerSpec<InputLayer> {
     return this;
   }
 
+  /**
+   * Subtracts a mean from every fed value before scaling (Caffe's transform_param.mean_value): one
+   * value for all channels, or one per channel (the first axis of the sample shape).
+   */
+  public InputLayer optMean(double... perChannel) {
+    if (perChannel == null || perChannel.length == 0) {
+      throw fail("field 'mean_value' needs one value, or one per channel");
+    }
+    for (double m : perChannel) {
+      if (!Double.isFinite(m)) {
+        throw fail("field 'mean_value' must be finite but has " + m);
+      }
+    }
+    this.mean = perChannel.clone();
+    return this;
+  }
+
   /** The data top's name: {@link #optTop}, else "data". */
   public String dataBlob() {
     return explicitTop() == null ? "data" : explicitTop();
@@ -129,13 +146,22 @@ public final class InputLayer extends LayerSpec<InputLayer> {
     if (explicitBottoms() != null) {
       throw fail("an input layer reads no bottoms; remove optBottom");
     }
+    if (mean != null && mean.length != 1 && mean.length != sample[0]) {
+      throw fail(
+          "field 'mean_value' has "
+              + mean.length
+              + " values but the data has "
+              + sample[0]
+              + " channels: give 1 or "
+              + sample[0]);
+    }
     if (dataBlob().equals(label)) {
       throw fail("the data and label blobs are both named '" + label + "'");
     }
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
     int n = batch(phase);
     List<Integer> data = new ArrayList<>();
     data.add(n);
@@ -164,8 +190,17 @@ public final class InputLayer extends LayerSpec<InputLayer> {
     if (phase != null) {
       w.open("include").bare("phase", phase.name()).close();
     }
-    if (scale != null) {
-      w.open("transform_param").number("scale", scale).close();
+    if (scale != null || mean != null) {
+      w.open("transform_param");
+      if (scale != null) {
+        w.number("scale", scale);
+      }
+      if (mean != null) {
+        for (double m : mean) {
+          w.number("mean_value", m);
+        }
+      }
+      w.close();
     }
     w.open("input_param").open("shape").bare("dim", batch);
     for (int d : sample) {
@@ -181,10 +216,5 @@ public final class InputLayer extends LayerSpec<InputLayer> {
   @Override
   void writeParams(PrototxtWriter w) {
     throw new UnsupportedOperationException("written by write()");
-  }
-
-  @Override
-  public String toString() {
-    return where() + " " + Arrays.toString(sample);
   }
 }

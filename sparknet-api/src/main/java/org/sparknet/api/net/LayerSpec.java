@@ -130,10 +130,10 @@ public abstract class LayerSpec<S extends LayerSpec<S>> {
   void checkComplete() {}
 
   /**
-   * Output shapes (batch axis first) for the given input shapes, throwing {@link
-   * IllegalArgumentException} via {@link #fail} where Caffe would CHECK-fail.
+   * Output shapes (batch axis first) for the given input shapes (of the bottoms {@code names}),
+   * throwing {@link IllegalArgumentException} via {@link #fail} where Caffe would CHECK-fail.
    */
-  abstract List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase);
+  abstract List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase);
 
   /** Learnable floats for these input shapes. */
   long parameterCount(List<List<Integer>> inputs) {

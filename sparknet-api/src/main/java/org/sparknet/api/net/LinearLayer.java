@@ -22,7 +22,7 @@ public final class LinearLayer extends WeightedLayer<LinearLayer> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
     return List.of(shape(inputs.get(0).get(0), numOutput));
   }
 

@@ -275,7 +275,7 @@ public final class NetSpec {
         }
         List<List<Integer>> o;
         try {
-          o = l.infer(in, phase);
+          o = l.infer(in, bottoms.get(i), phase);
         } catch (IllegalArgumentException e) {
           throw fail(e.getMessage() + (phase == Phase.TEST ? " (phase TEST)" : ""));
         }

@@ -100,12 +100,12 @@ public final class PoolLayer extends LayerSpec<PoolLayer> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
-    List<Integer> in = image(inputs.get(0), "input");
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
+    List<Integer> in = image(inputs.get(0), names.get(0));
     if (global) {
       return List.of(shape(in.get(0), in.get(1), 1, 1));
     }
-    Window.checkFits(this, window.kernel, window.pad, in.get(2), in.get(3), "input");
+    Window.checkFits(this, window.kernel, window.pad, in.get(2), in.get(3), names.get(0));
     return List.of(shape(in.get(0), in.get(1), outSize(in.get(2), 0), outSize(in.get(3), 1)));
   }
 

@@ -43,7 +43,7 @@ public final class SoftmaxWithLoss extends LayerSpec<SoftmaxWithLoss> {
   }
 
   @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, Phase phase) {
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
     classes(this, inputs);
     return List.of(List.of());
   }

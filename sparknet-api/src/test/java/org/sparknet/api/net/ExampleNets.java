@@ -38,17 +38,21 @@ public final class ExampleNets {
 
   /**
    * A small net that touches every layer kind and the awkward window arithmetic: padded strided
-   * convolution, a rectangular grouped convolution, ceil-rounded pooling with padding (where Caffe
-   * drops the last window), average and global pooling, dropout, sigmoid and tanh. Input 1x28x28
-   * (MNIST), 10 classes.
+   * convolution, a mean, a leaky ReLU, a rectangular grouped convolution, ceil-rounded pooling with
+   * padding (where Caffe drops the last window), average and global pooling, dropout, sigmoid and
+   * tanh. Input 1x28x28 (MNIST), 10 classes.
    */
   public static NetSpec windows(int batch) {
     return NetSpec.named("windows")
         .add(
-            InputLayer.named("digits").setShape(1, 28, 28).setBatchSize(batch).optScale(0.00390625))
+            InputLayer.named("digits")
+                .setShape(1, 28, 28)
+                .setBatchSize(batch)
+                .optMean(33.3)
+                .optScale(0.00390625))
         // (28 + 2*2 - 5) / 2 + 1 = 14
         .add(ConvLayer.named("conv1").setNumOutput(8).setKernel(5).optStride(2).optPad(2))
-        .add(ActivationLayer.relu("relu1"))
+        .add(ActivationLayer.relu("relu1").optNegativeSlope(0.1))
         // ceil((14 + 2*1 - 3) / 2) + 1 = 8 (rounded down it would be 7); (8-1)*2 = 14 < 14 + 1
         .add(PoolLayer.max("pool1").setKernel(3).optStride(2).optPad(1))
         // groups of 4: height (8 - 3) / 1 + 1 = 6, width (8 + 2*1 - 2) / 2 + 1 = 5

@@ -126,6 +126,24 @@ class NetSpecTest {
         text);
   }
 
+  @Test
+  void meanScaleAndLeakyReluAreWritten() {
+    String text =
+        NetSpec.named("m")
+            .add(InputLayer.named("in").setShape(3, 4, 4).setBatchSize(2).optMean(1, 2, 3.5))
+            .add(ActivationLayer.relu("r").optNegativeSlope(0.01))
+            .add(LinearLayer.named("fc").setNumOutput(3))
+            .add(SoftmaxWithLoss.named("loss"))
+            .toPrototxt();
+    assertTrue(
+        text.contains(
+            "transform_param {\n    mean_value: 1\n    mean_value: 2\n    mean_value: 3.5\n  }"),
+        text);
+    assertTrue(text.contains("relu_param {\n    negative_slope: 0.01\n  }"), text);
+    assertTrue(
+        ExampleNets.windows(2).toPrototxt().contains("scale: 0.00390625\n    mean_value: 33.3\n"));
+  }
+
   // ------------------------------------------------------------------ checks
 
   private static NetSpec input() {
@@ -206,6 +224,14 @@ class NetSpecTest {
         "layer 'd' (Dropout): field 'dropout_ratio' must lie in [0, 1)");
     rejects(() -> Accuracy.named("a").optTopK(0), "field 'top_k' must be positive");
     rejects(
+        () ->
+            NetSpec.named("x")
+                .add(InputLayer.named("in").setShape(3, 2, 2).setBatchSize(1).optMean(1, 2)),
+        "layer 'in' (Input): field 'mean_value' has 2 values but the data has 3 channels");
+    rejects(
+        () -> ActivationLayer.tanh("t").optNegativeSlope(0.1),
+        "layer 't' (TanH): field 'negative_slope' belongs to ReLU only");
+    rejects(
         () -> ConvLayer.named("c").optLrMult(-1, 2),
         "field 'lr_mult' must be a finite number >= 0");
   }
@@ -232,7 +258,7 @@ class NetSpecTest {
   void kernelsLargerThanTheInputAreRejected() {
     rejects(
         () -> input().add(ConvLayer.named("c").setNumOutput(2).setKernel(29)),
-        "net 't', layer 'c' (Convolution): field 'kernel' (29) is larger than the input height 28");
+        "net 't', layer 'c' (Convolution): field 'kernel' (29) is larger than the input height 28 of bottom 'data'");
     // padding makes room: 28 + 2*1 >= 30
     input().add(ConvLayer.named("ok").setNumOutput(2).setKernel(30).optPad(1));
     rejects(
@@ -254,7 +280,7 @@ class NetSpecTest {
             input()
                 .add(LinearLayer.named("fc").setNumOutput(10))
                 .add(ConvLayer.named("c").setNumOutput(2).setKernel(1)),
-        "layer 'c' (Convolution): needs a 4-D input [N, C, H, W] but bottom 'input' has shape [8, 10]");
+        "layer 'c' (Convolution): needs a 4-D input [N, C, H, W] but bottom 'fc' has shape [8, 10]");
     rejects(
         () ->
             input()
