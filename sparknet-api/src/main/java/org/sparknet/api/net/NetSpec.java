@@ -161,12 +161,23 @@ public final class NetSpec {
       LayerSpec<?> layer,
       List<String> bottoms,
       List<String> tops,
-      Phase shownIn,
       List<List<Integer>> shapes,
       long params) {}
 
   private record Analysis(
       List<Resolved> layers, Map<Phase, Map<String, List<Integer>>> shapes, long total) {}
+
+  /** Each layer's bottoms and tops, defaults resolved. */
+  private record Wiring(List<List<String>> bottoms, List<List<String>> tops) {}
+
+  /**
+   * One phase's net as Caffe would build it: every blob's shape, and per layer its input and output
+   * shapes (null for a layer not in the phase).
+   */
+  private record PhaseShapes(
+      Map<String, List<Integer>> blobs,
+      List<List<List<Integer>>> inputs,
+      List<List<List<Integer>>> outputs) {}
 
   private IllegalArgumentException fail(String message) {
     return new IllegalArgumentException("net '" + name + "', " + message);
@@ -176,8 +187,39 @@ public final class NetSpec {
     return new IllegalArgumentException("net '" + name + "' " + message);
   }
 
+  /**
+   * Checks the layers and infers every shape; with {@code complete}, also that the net can be
+   * written (an input and a loss layer).
+   */
   private Analysis analyse(boolean complete) {
-    // 1. names, and the default bottoms and tops, in the order the layers were added
+    Wiring wiring = wire();
+    Map<Phase, PhaseShapes> phases = new EnumMap<>(Phase.class);
+    Map<Phase, Map<String, List<Integer>>> blobs = new EnumMap<>(Phase.class);
+    for (Phase phase : Phase.values()) {
+      PhaseShapes p = inferShapes(phase, wiring);
+      phases.put(phase, p);
+      blobs.put(phase, p.blobs());
+    }
+    // per layer: the shapes to show (TRAIN unless the layer is TEST-only) and its parameters
+    List<Resolved> resolved = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < layers.size(); i++) {
+      LayerSpec<?> l = layers.get(i);
+      PhaseShapes shown = phases.get(l.includedIn(Phase.TRAIN) ? Phase.TRAIN : Phase.TEST);
+      long params = l.parameterCount(shown.inputs().get(i));
+      total += params;
+      resolved.add(
+          new Resolved(
+              l, wiring.bottoms().get(i), wiring.tops().get(i), shown.outputs().get(i), params));
+    }
+    if (complete) {
+      checkWritable();
+    }
+    return new Analysis(List.copyOf(resolved), blobs, total);
+  }
+
+  /** Unique names, required fields, and the default bottoms and tops, in the order of adding. */
+  private Wiring wire() {
     Map<String, Integer> names = new HashMap<>();
     List<List<String>> bottoms = new ArrayList<>();
     List<List<String>> tops = new ArrayList<>();
@@ -216,6 +258,7 @@ public final class NetSpec {
       if (l.bottomCount() >= 0 && b.size() != l.bottomCount()) {
         throw fail(l.where() + ": takes " + l.bottomCount() + " bottom(s) but optBottom gave " + b);
       }
+      // an input layer's optTop names its data blob, which its default tops already use
       List<String> t =
           l.explicitTop() != null && !(l instanceof InputLayer)
               ? List.of(l.explicitTop())
@@ -240,111 +283,95 @@ public final class NetSpec {
         label = in.labelBlob();
       }
     }
+    return new Wiring(bottoms, tops);
+  }
 
-    // 2. shapes, phase by phase, as Caffe builds each phase's net
-    Map<Phase, Map<String, List<Integer>>> shapes = new EnumMap<>(Phase.class);
-    Map<Phase, List<List<List<Integer>>>> outs = new EnumMap<>(Phase.class);
-    Map<Phase, List<List<List<Integer>>>> ins = new EnumMap<>(Phase.class);
-    for (Phase phase : Phase.values()) {
-      Map<String, List<Integer>> available = new LinkedHashMap<>();
-      Map<String, String> producer = new HashMap<>();
-      List<List<List<Integer>>> out = new ArrayList<>();
-      List<List<List<Integer>>> read = new ArrayList<>();
-      Integer batch = null;
-      for (int i = 0; i < layers.size(); i++) {
-        LayerSpec<?> l = layers.get(i);
-        if (!l.includedIn(phase)) {
-          out.add(null);
-          read.add(null);
-          continue;
-        }
-        List<List<Integer>> in = new ArrayList<>();
-        for (String b : bottoms.get(i)) {
-          List<Integer> s = available.get(b);
-          if (s == null) {
-            throw fail(
-                l.where()
-                    + " in phase "
-                    + phase
-                    + " reads bottom '"
-                    + b
-                    + "' that no earlier layer produces; blobs available there: "
-                    + available.keySet());
-          }
-          in.add(s);
-        }
-        List<List<Integer>> o;
-        try {
-          o = l.infer(in, bottoms.get(i), phase);
-        } catch (IllegalArgumentException e) {
-          throw fail(e.getMessage() + (phase == Phase.TEST ? " (phase TEST)" : ""));
-        }
-        if (l instanceof InputLayer input) {
-          int n = input.batch(phase);
-          if (batch != null && n != batch) {
-            throw fail(
-                l.where()
-                    + ": batch size "
-                    + n
-                    + " in phase "
-                    + phase
-                    + " differs from the "
-                    + batch
-                    + " of an earlier input; every input of a phase needs the same batch size");
-          }
-          batch = n;
-        }
-        List<String> t = tops.get(i);
-        for (int k = 0; k < t.size(); k++) {
-          String top = t.get(k);
-          if (available.containsKey(top) && !bottoms.get(i).contains(top)) {
-            throw fail(
-                l.where()
-                    + ": top '"
-                    + top
-                    + "' is already produced by layer '"
-                    + producer.get(top)
-                    + "'; give this layer another top with optTop(...)");
-          }
-          available.put(top, o.get(k));
-          producer.put(top, l.name());
-        }
-        out.add(o);
-        read.add(in);
-      }
-      shapes.put(phase, Collections.unmodifiableMap(available));
-      outs.put(phase, out);
-      ins.put(phase, read);
-    }
-
-    // 3. per layer: the shapes to show (TRAIN unless the layer is TEST-only) and its parameters
-    List<Resolved> resolved = new ArrayList<>();
-    long total = 0;
+  /** The shapes of one phase, layer by layer, as Caffe's Net::Init would reshape them. */
+  private PhaseShapes inferShapes(Phase phase, Wiring wiring) {
+    Map<String, List<Integer>> available = new LinkedHashMap<>();
+    Map<String, String> producer = new HashMap<>();
+    List<List<List<Integer>>> inputs = new ArrayList<>();
+    List<List<List<Integer>>> outputs = new ArrayList<>();
+    Integer batch = null;
     for (int i = 0; i < layers.size(); i++) {
       LayerSpec<?> l = layers.get(i);
-      Phase shown = l.includedIn(Phase.TRAIN) ? Phase.TRAIN : Phase.TEST;
-      long p = l.parameterCount(ins.get(shown).get(i));
-      total += p;
-      resolved.add(new Resolved(l, bottoms.get(i), tops.get(i), shown, outs.get(shown).get(i), p));
+      if (!l.includedIn(phase)) {
+        inputs.add(null);
+        outputs.add(null);
+        continue;
+      }
+      List<String> bottoms = wiring.bottoms().get(i);
+      List<List<Integer>> in = new ArrayList<>();
+      for (String b : bottoms) {
+        List<Integer> s = available.get(b);
+        if (s == null) {
+          throw fail(
+              l.where()
+                  + " in phase "
+                  + phase
+                  + " reads bottom '"
+                  + b
+                  + "' that no earlier layer produces; blobs available there: "
+                  + available.keySet());
+        }
+        in.add(s);
+      }
+      List<List<Integer>> out;
+      try {
+        out = l.infer(in, bottoms, phase);
+      } catch (IllegalArgumentException e) {
+        throw fail(e.getMessage() + (phase == Phase.TEST ? " (phase TEST)" : ""));
+      }
+      if (l instanceof InputLayer input) {
+        int n = input.batch(phase);
+        if (batch != null && n != batch) {
+          throw fail(
+              l.where()
+                  + ": batch size "
+                  + n
+                  + " in phase "
+                  + phase
+                  + " differs from the "
+                  + batch
+                  + " of an earlier input; every input of a phase needs the same batch size");
+        }
+        batch = n;
+      }
+      List<String> tops = wiring.tops().get(i);
+      for (int k = 0; k < tops.size(); k++) {
+        String top = tops.get(k);
+        if (available.containsKey(top) && !bottoms.contains(top)) {
+          throw fail(
+              l.where()
+                  + ": top '"
+                  + top
+                  + "' is already produced by layer '"
+                  + producer.get(top)
+                  + "'; give this layer another top with optTop(...)");
+        }
+        available.put(top, out.get(k));
+        producer.put(top, l.name());
+      }
+      inputs.add(in);
+      outputs.add(out);
     }
+    return new PhaseShapes(Collections.unmodifiableMap(available), inputs, outputs);
+  }
 
-    if (complete) {
-      if (inputLayers().isEmpty()) {
-        throw failNet(
-            "has no input layer: add InputLayer.named(\"data\").setShape(...).setBatchSize(n)"
-                + " first");
-      }
-      boolean loss = false;
-      for (LayerSpec<?> l : layers) {
-        loss |= l.isLoss() && l.includedIn(Phase.TRAIN);
-      }
-      if (!loss) {
-        throw failNet(
-            "has no loss layer in phase TRAIN, so there is nothing to train: add"
-                + " SoftmaxWithLoss.named(\"loss\") after the last layer");
+  private void checkWritable() {
+    if (inputLayers().isEmpty()) {
+      throw failNet(
+          "has no input layer: add InputLayer.named(\"data\").setShape(...).setBatchSize(n)"
+              + " first");
+    }
+    for (LayerSpec<?> l : layers) {
+      if (l.isLoss() && l.includedIn(Phase.TRAIN)) {
+        return;
       }
     }
-    return new Analysis(List.copyOf(resolved), shapes, total);
+    throw failNet(
+        "has no loss layer in phase TRAIN, so there is nothing to train: add"
+            + " SoftmaxWithLoss.named(\"loss\") after the last layer");
   }
 
   private String need(LayerSpec<?> l, String blob, String what) {
