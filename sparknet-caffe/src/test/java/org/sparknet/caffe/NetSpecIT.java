@@ -15,9 +15,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.net.Accuracy;
 import org.sparknet.api.net.ActivationLayer;
 import org.sparknet.api.net.ConvLayer;
+import org.sparknet.api.net.DropoutLayer;
 import org.sparknet.api.net.ExampleNets;
+import org.sparknet.api.net.Filler;
 import org.sparknet.api.net.InputLayer;
 import org.sparknet.api.net.LinearLayer;
 import org.sparknet.api.net.NetSpec;
@@ -107,6 +110,62 @@ class NetSpecIT {
       }
       assertEquals(spec.parameterCount(), net.getWeights().numFloats());
       assertEquals(new ArrayList<>(spec.parameterCounts().keySet()), net.getWeights().layerNames());
+    }
+  }
+
+  /** Every option the builder writes, in net and solver, is text that NetPlan and Caffe take. */
+  @Test
+  void everyOptionIsAcceptedByCaffe() {
+    NetSpec net =
+        NetSpec.named("options")
+            .add(
+                InputLayer.named("in")
+                    .setShape(1, 28, 28)
+                    .setBatchSize(4)
+                    .optTestBatchSize(2)
+                    .optMean(128)
+                    .optScale(1 / 128.0))
+            .add(
+                ConvLayer.named("conv")
+                    .setNumOutput(4)
+                    .setKernel(5)
+                    .optBiasTerm(false)
+                    .optWeightFiller(Filler.msra())
+                    .optLrMult(1, 0))
+            .add(DropoutLayer.named("drop"))
+            .add(PoolLayer.ave("pool").optGlobal())
+            .add(
+                LinearLayer.named("ip")
+                    .setNumOutput(10)
+                    .optWeightFiller(Filler.gaussian(0.01))
+                    .optBiasFiller(Filler.uniform(-0.1, 0.1)))
+            .add(ActivationLayer.tanh("tanh").optTop("scores"))
+            .add(Accuracy.named("top2").optTopK(2).optPhase(null))
+            .add(SoftmaxWithLoss.named("loss"));
+    List<SolverSpec> solvers =
+        List.of(
+            SolverSpec.adam(0.001)
+                .optMomentum2(0.99)
+                .optDelta(1e-7)
+                .optWeightDecay(1e-4)
+                .optRegularization(SolverSpec.Regularization.L1)
+                .optClipGradients(5)
+                .optIterSize(2)
+                .optMaxIter(100)
+                .optTestIter(1)
+                .optTestInterval(10)
+                .optRandomSeed(3),
+            SolverSpec.rmsProp(0.01).optRmsDecay(0.9).optDelta(1e-6).optStepPolicy(0.5, 10),
+            SolverSpec.nesterov(0.01).optMomentum(0.9).optExpPolicy(0.99),
+            SolverSpec.adaGrad(0.01).optMultistepPolicy(0.1, 5, 10),
+            SolverSpec.sgd(0.01).optPolyPolicy(2).optMaxIter(100),
+            SolverSpec.adaDelta(1).optSigmoidPolicy(-0.1, 50));
+    for (SolverSpec solver : solvers) {
+      try (CaffeNet c = CaffeNet.create(net.toNetDefinition(solver), false)) {
+        assertEquals(Shape.of(2, 1, 28, 28), c.inputShapes(Phase.TEST).get("data"));
+        assertTrue(Float.isFinite(c.train(1, new DigitFeeder(digits, 1, false))), solver::toString);
+        assertEquals(net.parameterCount(), c.getWeights().numFloats());
+      }
     }
   }
 
