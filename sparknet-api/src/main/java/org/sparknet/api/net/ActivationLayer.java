@@ -1,0 +1,61 @@
+package org.sparknet.api.net;
+
+import java.util.List;
+import org.sparknet.api.Phase;
+
+/** An element-wise activation, computed in place by default: ReLU, Sigmoid or TanH. */
+public final class ActivationLayer extends LayerSpec<ActivationLayer> {
+  private final String type;
+  private Double negativeSlope;
+
+  private ActivationLayer(String name, String type) {
+    super(name, null);
+    this.type = type;
+  }
+
+  public static ActivationLayer relu(String name) {
+    return new ActivationLayer(name, "ReLU");
+  }
+
+  public static ActivationLayer sigmoid(String name) {
+    return new ActivationLayer(name, "Sigmoid");
+  }
+
+  public static ActivationLayer tanh(String name) {
+    return new ActivationLayer(name, "TanH");
+  }
+
+  @Override
+  public String type() {
+    return type;
+  }
+
+  /** Leaky ReLU: {@code x * slope} for negative x instead of 0. ReLU only. */
+  public ActivationLayer optNegativeSlope(double slope) {
+    if (!type.equals("ReLU")) {
+      throw fail("field 'negative_slope' belongs to ReLU only");
+    }
+    if (!Double.isFinite(slope)) {
+      throw fail("field 'negative_slope' must be finite but was " + slope);
+    }
+    this.negativeSlope = slope;
+    return this;
+  }
+
+  @Override
+  boolean inPlace() {
+    return true;
+  }
+
+  @Override
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
+    return List.of(inputs.get(0));
+  }
+
+  @Override
+  void writeParams(PrototxtWriter w) {
+    if (negativeSlope != null) {
+      w.open("relu_param").number("negative_slope", negativeSlope).close();
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.sparknet.api.net;
+
+import java.util.List;
+import org.sparknet.api.Phase;
+
+/**
+ * Caffe's {@code Dropout}, in place by default: zeroes a fraction of the values while training and
+ * scales the rest by 1 / (1 - ratio); the identity in the TEST phase.
+ */
+public final class DropoutLayer extends LayerSpec<DropoutLayer> {
+  private Double ratio;
+
+  private DropoutLayer(String name) {
+    super(name, null);
+  }
+
+  public static DropoutLayer named(String name) {
+    return new DropoutLayer(name);
+  }
+
+  @Override
+  public String type() {
+    return "Dropout";
+  }
+
+  /** The fraction dropped, in [0, 1); default 0.5 (Caffe's). */
+  public DropoutLayer optRatio(double r) {
+    if (!(r >= 0 && r < 1)) {
+      throw fail("field 'dropout_ratio' must lie in [0, 1) but was " + r);
+    }
+    this.ratio = r;
+    return this;
+  }
+
+  @Override
+  boolean inPlace() {
+    return true;
+  }
+
+  @Override
+  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
+    return List.of(inputs.get(0));
+  }
+
+  @Override
+  void writeParams(PrototxtWriter w) {
+    if (ratio != null) {
+      w.open("dropout_param").number("dropout_ratio", ratio).close();
+    }
+  }
+}
