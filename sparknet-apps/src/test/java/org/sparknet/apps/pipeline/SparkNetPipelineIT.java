@@ -250,6 +250,7 @@ class SparkNetPipelineIT {
             .setSolverText(MINI_SOLVER)
             .setNetText(miniLeNet(16))
             .setNumWorkers(2)
+            .setBatchSize(8) // the net says 16; 37 rows = 4 full batches and a padded one
             .setTau(2)
             .setMaxRounds(1)
             .fit(train.limit(200).withColumnRenamed("image", "features"))
