@@ -70,6 +70,17 @@ public interface NetProvider {
         "Engine '" + engine() + "' cannot change the batch size of a definition");
   }
 
+  /**
+   * The same definition with the solver's base learning rate set to {@code rate} (for parameter
+   * searches over the learning rate).
+   *
+   * @throws UnsupportedOperationException when the engine cannot rewrite its definitions
+   */
+  default NetDefinition withBaseLearningRate(NetDefinition definition, double rate) {
+    throw new UnsupportedOperationException(
+        "Engine '" + engine() + "' cannot change the learning rate of a definition");
+  }
+
   /** Builds a net with the provider registered for {@code definition.engine()}. */
   static Net build(NetDefinition definition) {
     return forEngine(definition.engine()).create(definition);

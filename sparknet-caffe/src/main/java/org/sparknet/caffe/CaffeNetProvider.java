@@ -166,6 +166,23 @@ public final class CaffeNetProvider implements NetProvider {
         definition.device());
   }
 
+  /** Sets {@code base_lr} in the solver text. */
+  @Override
+  public NetDefinition withBaseLearningRate(NetDefinition definition, double rate) {
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("The base learning rate must be > 0 but was " + rate);
+    }
+    Message solver = TextFormat.parse(definition.solverText(), "solver definition");
+    solver.set("base_lr", Double.toString(rate));
+    return new NetDefinition(
+        definition.engine(),
+        TextFormat.print(solver),
+        definition.netText(),
+        definition.sampleShape(),
+        definition.seed(),
+        definition.device());
+  }
+
   private static void setBatch(Message net, String batch, String source) {
     int changed = 0;
     for (Field s : net.all("input_shape")) {

@@ -111,6 +111,15 @@ class CaffeNetProviderIT {
     assertTrue(e.getMessage().contains("no Input or data layer"), e.getMessage());
   }
 
+  @Test
+  void baseLearningRateIsSetInTheSolver() {
+    NetDefinition def = caffe.withBaseLearningRate(TinyNets.definition(), 0.125);
+    assertTrue(def.solverText().contains("base_lr: 0.125"), def.solverText());
+    assertTrue(def.solverText().contains("momentum: 0.9"), def.solverText());
+    assertEquals(1, def.solverText().split("base_lr").length - 1, def.solverText());
+    assertThrows(IllegalArgumentException.class, () -> caffe.withBaseLearningRate(def, 0));
+  }
+
   private static long[] dims(CaffeNet net, Phase phase, String blob) {
     var s = net.inputShapes(phase).get(blob);
     long[] d = new long[s.rank()];

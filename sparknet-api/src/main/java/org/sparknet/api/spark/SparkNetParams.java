@@ -220,6 +220,20 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return self();
   }
 
+  /** The solver's base learning rate; 0 (default): the solver definition's. */
+  default DoubleParam learningRate() {
+    return stageParams().learningRate;
+  }
+
+  default double getLearningRate() {
+    return (Double) getOrDefault(learningRate());
+  }
+
+  default S setLearningRate(double value) {
+    set(learningRate(), value);
+    return self();
+  }
+
   /** "plain" (default) or "easgd". */
   default Param<String> averaging() {
     return stageParams().averaging;

@@ -31,6 +31,7 @@ public final class StageParams implements Serializable {
   final IntParam numWorkers;
   final IntParam batchSize;
   final IntParam maxRounds;
+  final DoubleParam learningRate;
   final Param<String> averaging;
   final DoubleParam alpha;
   final LongParam seed;
@@ -88,6 +89,12 @@ public final class StageParams implements Serializable {
         new IntParam(
             owner, "batchSize", "batch size of every input; 0: the net definition's", gtEq(0));
     maxRounds = new IntParam(owner, "maxRounds", "training rounds (>= 1)", gtEq(1));
+    learningRate =
+        new DoubleParam(
+            owner,
+            "learningRate",
+            "the solver's base learning rate; 0: the solver definition's",
+            gtEq(0));
     averaging =
         new Param<>(
             owner,
@@ -134,6 +141,7 @@ public final class StageParams implements Serializable {
     owner.setDefault(numWorkers, (Object) 0);
     owner.setDefault(batchSize, (Object) 0);
     owner.setDefault(maxRounds, (Object) 10);
+    owner.setDefault(learningRate, (Object) 0.0);
     owner.setDefault(averaging, "plain");
     owner.setDefault(alpha, (Object) 0.5);
     owner.setDefault(seed, (Object) 0L);

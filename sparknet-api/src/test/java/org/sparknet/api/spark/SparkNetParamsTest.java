@@ -69,6 +69,7 @@ class SparkNetParamsTest {
             "inputShape",
             "labelBlob",
             "labelCol",
+            "learningRate",
             "maxRounds",
             "netText",
             "numWorkers",
@@ -91,6 +92,7 @@ class SparkNetParamsTest {
     assertThrows(IllegalArgumentException.class, () -> c.setMaxRounds(0));
     assertThrows(IllegalArgumentException.class, () -> c.setNumWorkers(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setBatchSize(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setLearningRate(-0.1));
     assertThrows(IllegalArgumentException.class, () -> c.setAveraging("mean"));
     assertThrows(IllegalArgumentException.class, () -> c.setAlpha(1.5));
     assertThrows(IllegalArgumentException.class, () -> c.setValidationFraction(1.0));

@@ -55,6 +55,9 @@ public final class StageSupport {
             sample,
             p.getSeed(),
             p.getDevice());
+    if (p.getLearningRate() > 0) {
+      d = NetProvider.forEngine(d.engine()).withBaseLearningRate(d, p.getLearningRate());
+    }
     if (p.getBatchSize() > 0) {
       d = NetProvider.forEngine(d.engine()).withBatchSize(d, p.getBatchSize());
     }
