@@ -3,6 +3,7 @@ package org.sparknet.api;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import org.sparknet.api.internal.WeightsFormat;
 
 /**
  * Builds nets of one engine. Engines register through {@link ServiceLoader} (a {@code
@@ -19,6 +20,66 @@ public interface NetProvider {
    * definition abort the JVM.
    */
   Net create(NetDefinition definition);
+
+  /**
+   * The weights as the bytes of this engine's own weights file, for saved models (Spark ML's {@code
+   * MLWriter}). The default is SparkNet's engine-neutral format ({@link #weightsFileName()} {@code
+   * weights.bin}); the Caffe engine writes a {@code .caffemodel} that Caffe's own tools read.
+   *
+   * @throws IllegalArgumentException when the weights do not fit the definition
+   */
+  default byte[] encodeWeights(NetDefinition definition, WeightCollection weights) {
+    return WeightsFormat.encode(weights);
+  }
+
+  /**
+   * Reads bytes written by {@link #encodeWeights} (for Caffe, any {@code .caffemodel} of the net).
+   *
+   * @param source names the bytes in error messages, for example the file they came from
+   * @throws IllegalArgumentException when the bytes are not such a file or do not fit the net
+   */
+  default WeightCollection decodeWeights(NetDefinition definition, byte[] bytes, String source) {
+    return WeightsFormat.decode(bytes, source);
+  }
+
+  /** The file name under which saved models keep {@link #encodeWeights}' bytes. */
+  default String weightsFileName() {
+    return "weights.bin";
+  }
+
+  /**
+   * The blob whose values a classifier reads as class scores when none is named: for Caffe, the
+   * bottom of the TEST phase's softmax, accuracy or classification loss layer.
+   *
+   * @throws UnsupportedOperationException when the engine cannot tell; name the blob instead
+   */
+  default String defaultScoresBlob(NetDefinition definition) {
+    throw new UnsupportedOperationException(
+        "Engine '" + engine() + "' cannot choose a scores blob; name one (outputBlob)");
+  }
+
+  /**
+   * The same definition with every input's batch axis set to {@code batchSize} (training and test
+   * phase).
+   *
+   * @throws UnsupportedOperationException when the engine cannot rewrite its definitions
+   * @throws IllegalArgumentException when the definition has no input whose batch can be set
+   */
+  default NetDefinition withBatchSize(NetDefinition definition, int batchSize) {
+    throw new UnsupportedOperationException(
+        "Engine '" + engine() + "' cannot change the batch size of a definition");
+  }
+
+  /**
+   * The same definition with the solver's base learning rate set to {@code rate} (for parameter
+   * searches over the learning rate).
+   *
+   * @throws UnsupportedOperationException when the engine cannot rewrite its definitions
+   */
+  default NetDefinition withBaseLearningRate(NetDefinition definition, double rate) {
+    throw new UnsupportedOperationException(
+        "Engine '" + engine() + "' cannot change the learning rate of a definition");
+  }
 
   /** Builds a net with the provider registered for {@code definition.engine()}. */
   static Net build(NetDefinition definition) {

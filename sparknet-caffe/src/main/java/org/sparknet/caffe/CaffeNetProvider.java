@@ -1,14 +1,45 @@
 package org.sparknet.caffe;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.internal.TextFormat;
+import org.sparknet.caffe.internal.TextFormat.Field;
+import org.sparknet.caffe.internal.TextFormat.Message;
 
 /**
  * The "caffe" engine: builds {@link CaffeNet}s; registered through {@link java.util.ServiceLoader}.
+ * Saved models keep their weights as a {@code .caffemodel} (binary NetParameter, as {@code caffe
+ * train} writes it).
  */
 public final class CaffeNetProvider implements NetProvider {
   public static final String ENGINE = "caffe";
+
+  /** Layer types whose first bottom is the class scores. */
+  private static final List<String> SCORE_CONSUMERS =
+      List.of(
+          "Softmax",
+          "SoftmaxWithLoss",
+          "Accuracy",
+          "MultinomialLogisticLoss",
+          "HingeLoss",
+          "InfogainLoss");
+
+  /** Data layer parameter messages that carry a batch_size. */
+  private static final List<String> BATCH_PARAMS =
+      List.of(
+          "data_param",
+          "image_data_param",
+          "hdf5_data_param",
+          "memory_data_param",
+          "window_data_param");
 
   @Override
   public String engine() {
@@ -18,5 +49,180 @@ public final class CaffeNetProvider implements NetProvider {
   @Override
   public Net create(NetDefinition definition) {
     return CaffeNet.create(definition);
+  }
+
+  @Override
+  public byte[] encodeWeights(NetDefinition definition, WeightCollection weights) {
+    try (CaffeNet net = CaffeNet.create(definition)) {
+      net.setWeights(weights);
+      return net.toCaffeModel();
+    }
+  }
+
+  @Override
+  public WeightCollection decodeWeights(NetDefinition definition, byte[] bytes, String source) {
+    try (CaffeNet net = CaffeNet.create(definition)) {
+      // Caffe reads weights files, not byte arrays: go through a temporary file.
+      Path tmp = Files.createTempFile("sparknet-weights", ".caffemodel");
+      try {
+        Files.write(tmp, bytes);
+        CaffeModels.load(net, tmp);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(e.getMessage().replace(tmp.toString(), source), e);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+      return net.getWeights();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot stage the weights of " + source, e);
+    }
+  }
+
+  @Override
+  public String weightsFileName() {
+    return "weights.caffemodel";
+  }
+
+  /**
+   * The first bottom of the first TEST-phase Softmax, classification loss or Accuracy layer (the
+   * scores), else the top of the last layer.
+   */
+  @Override
+  public String defaultScoresBlob(NetDefinition definition) {
+    Message net = TextFormat.parse(NetPlan.of(definition).testNetText(), "net definition");
+    String lastTop = null;
+    for (Field f : net.all("layer")) {
+      Message layer = f.message();
+      if (!inTestPhase(layer)) {
+        continue;
+      }
+      List<String> bottoms = layer.values("bottom");
+      if (SCORE_CONSUMERS.contains(layer.value("type", "")) && !bottoms.isEmpty()) {
+        return bottoms.get(0);
+      }
+      List<String> tops = layer.values("top");
+      if (!tops.isEmpty()) {
+        lastTop = tops.get(0);
+      }
+    }
+    if (lastTop == null) {
+      throw new IllegalArgumentException("The net definition has no layer with a top");
+    }
+    return lastTop;
+  }
+
+  private static boolean inTestPhase(Message layer) {
+    for (Field inc : layer.all("include")) {
+      if ("TRAIN".equals(inc.message().value("phase", null))) {
+        return false;
+      }
+    }
+    for (Field exc : layer.all("exclude")) {
+      if ("TEST".equals(exc.message().value("phase", null))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Sets the first dimension of every {@code Input} layer's shapes (and of the net's legacy {@code
+   * input_shape}s) and the {@code batch_size} of every data layer, in the net text or in the
+   * solver's {@code net_param}.
+   */
+  @Override
+  public NetDefinition withBatchSize(NetDefinition definition, int batchSize) {
+    if (batchSize <= 0) {
+      throw new IllegalArgumentException("batchSize must be > 0 but was " + batchSize);
+    }
+    String batch = Integer.toString(batchSize);
+    if (definition.netText() != null) {
+      Message net = TextFormat.parse(definition.netText(), "net definition");
+      setBatch(net, batch, "net definition");
+      return new NetDefinition(
+          definition.engine(),
+          definition.solverText(),
+          TextFormat.print(net),
+          definition.sampleShape(),
+          definition.seed(),
+          definition.device());
+    }
+    Message solver = TextFormat.parse(definition.solverText(), "solver definition");
+    Message net = solver.child("net_param");
+    if (net == null) {
+      net = solver.child("train_net_param");
+    }
+    if (net == null) {
+      throw new IllegalArgumentException(
+          "batchSize needs the net text: the solver definition embeds no net_param");
+    }
+    setBatch(net, batch, "solver definition (net_param)");
+    return new NetDefinition(
+        definition.engine(),
+        TextFormat.print(solver),
+        null,
+        definition.sampleShape(),
+        definition.seed(),
+        definition.device());
+  }
+
+  /** Sets {@code base_lr} in the solver text. */
+  @Override
+  public NetDefinition withBaseLearningRate(NetDefinition definition, double rate) {
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("The base learning rate must be > 0 but was " + rate);
+    }
+    Message solver = TextFormat.parse(definition.solverText(), "solver definition");
+    solver.set("base_lr", Double.toString(rate));
+    return new NetDefinition(
+        definition.engine(),
+        TextFormat.print(solver),
+        definition.netText(),
+        definition.sampleShape(),
+        definition.seed(),
+        definition.device());
+  }
+
+  private static void setBatch(Message net, String batch, String source) {
+    int changed = 0;
+    for (Field s : net.all("input_shape")) {
+      changed += setFirstDim(s.message(), batch);
+    }
+    for (Field f : net.all("layer")) {
+      Message layer = f.message();
+      if ("Input".equals(layer.value("type", ""))) {
+        Message p = layer.child("input_param");
+        if (p != null) {
+          for (Field s : p.all("shape")) {
+            changed += setFirstDim(s.message(), batch);
+          }
+        }
+      }
+      for (String name : BATCH_PARAMS) {
+        Message p = layer.child(name);
+        if (p != null) {
+          p.set("batch_size", batch);
+          changed++;
+        }
+      }
+    }
+    if (changed == 0) {
+      throw new IllegalArgumentException(
+          "The "
+              + source
+              + " has no Input or data layer whose batch size could be set to "
+              + batch);
+    }
+  }
+
+  private static int setFirstDim(Message shape, String batch) {
+    List<Field> fields = shape.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equals("dim")) {
+        fields.set(i, Field.scalar("dim", batch));
+        return 1;
+      }
+    }
+    return 0;
   }
 }

@@ -866,6 +866,11 @@ public final class SparkNetTrainer implements AutoCloseable {
     return positions.clone();
   }
 
+  /** Floats per example that the net's data blob takes (its size without the batch axis). */
+  public int featureSize() {
+    return featureSize;
+  }
+
   /** This trainer's id: the key of its nets on the executors. */
   public String id() {
     return trainerId;

@@ -8,6 +8,14 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.data.Example;
 
 /**
@@ -118,6 +126,61 @@ public final class IdxDataset {
               int to = (int) ((long) n * (shard + 1) / partitions);
               return read(imagesPath, labelsPath, from, to, scale).iterator();
             });
+  }
+
+  /**
+   * Records {@code [from, to)} as a DataFrame of {@code partitions} partitions, read on the
+   * executors: {@code id} (record number, long), {@code image} (Spark ML dense Vector of the pixels
+   * times {@code scale}, with ML attributes that give its size, as VectorAssembler and SparkNet's
+   * stages read it) and {@code label} (double). For Spark ML pipelines and notebooks.
+   */
+  public Dataset<Row> toDataFrame(
+      SparkSession spark, int from, int to, int partitions, float scale) {
+    if (from < 0 || to > count() || from > to) {
+      throw new IllegalArgumentException(
+          "Records ["
+              + from
+              + ", "
+              + to
+              + ") are outside [0, "
+              + count()
+              + ") of "
+              + images.path());
+    }
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
+    }
+    String imagesPath = images.path().toString();
+    String labelsPath = labels.path().toString();
+    int n = to - from;
+    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
+    JavaRDD<Row> rows =
+        JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .parallelize(shards, partitions)
+            .flatMap(
+                shard -> {
+                  int a = from + (int) ((long) n * shard / partitions);
+                  int b = from + (int) ((long) n * (shard + 1) / partitions);
+                  List<Example> examples = read(imagesPath, labelsPath, a, b, scale);
+                  List<Row> out = new ArrayList<>(examples.size());
+                  for (int i = 0; i < examples.size(); i++) {
+                    float[] f = examples.get(i).features();
+                    double[] d = new double[f.length];
+                    for (int j = 0; j < f.length; j++) {
+                      d[j] = f[j];
+                    }
+                    out.add(
+                        RowFactory.create(
+                            (long) a + i, Vectors.dense(d), (double) examples.get(i).label()));
+                  }
+                  return out.iterator();
+                });
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add(new AttributeGroup("image", images.recordSize()).toStructField())
+            .add("label", DataTypes.DoubleType, false);
+    return spark.createDataFrame(rows, schema);
   }
 
   private static List<Example> read(

@@ -1,0 +1,68 @@
+// SparkNet in a notebook: a jshell session with the apps jar on the class path. From the
+// repository root, after `mvn -B -DskipTests package`:
+//
+//   CP=$(ls sparknet-apps/target/sparknet-apps-*-all.jar):$(ls sparknet-apps/target/spark-jars/*.jar | paste -sd:)
+//   GLOG_minloglevel=2 OPENBLAS_NUM_THREADS=1 SPARK_LOCAL_IP=127.0.0.1 jshell --class-path "$CP" \
+//     $(sed 's/[^ ][^ ]*/-R&/g' sparknet-apps/target/launcher/jvm-flags.txt) -R-Xmx2g \
+//     -R-Dlog4j2.configurationFile=sparknet-apps/target/launcher/log4j2.properties examples/notebook.jsh
+//
+// (-R passes Spark's --add-opens flags to the JVM that runs the snippets.) Or paste the lines below
+// into a running jshell one by one. Fashion-MNIST comes from $SPARKNET_FASHION_MNIST_DIR or Debian's
+// dataset-fashion-mnist package.
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.sparknet.api.spark.SparkNetClassifier;
+import org.sparknet.api.spark.SparkNetClassificationModel;
+import org.sparknet.api.train.SparkSettings;
+import org.sparknet.apps.data.FashionMnist;
+
+// A local Spark with SparkNet's recommended settings (Kryo and its registrator).
+SparkSession spark = SparkSettings.apply(SparkSession.builder().master("local[2]").appName("sparknet-notebook")).config("spark.ui.enabled", "false").getOrCreate();
+
+// Fashion-MNIST rows: id, image (a 784-value ML Vector, pixels / 256), label.
+FashionMnist fashion = FashionMnist.locate(null);
+Dataset<Row> train = fashion.train().toDataFrame(spark, 0, 4000, 2, 1f / 256).withColumnRenamed("image", "features").cache();
+Dataset<Row> test = fashion.test().toDataFrame(spark, 0, 1000, 2, 1f / 256).withColumnRenamed("image", "features").cache();
+System.out.println("rows: train " + train.count() + ", test " + test.count());
+
+// A small net, as Caffe prototxt text: 8 convolution filters, max pooling, 10 outputs.
+String net = """
+    name: "small"
+    layer { name: "in" type: "Input" top: "data" top: "label"
+      input_param { shape { dim: 32 dim: 1 dim: 28 dim: 28 } shape { dim: 32 } } }
+    layer { name: "conv1" type: "Convolution" bottom: "data" top: "conv1"
+      convolution_param { num_output: 8 kernel_size: 5
+        weight_filler { type: "xavier" } bias_filler { type: "constant" } } }
+    layer { name: "pool1" type: "Pooling" bottom: "conv1" top: "pool1"
+      pooling_param { pool: MAX kernel_size: 2 stride: 2 } }
+    layer { name: "relu1" type: "ReLU" bottom: "pool1" top: "pool1" }
+    layer { name: "ip1" type: "InnerProduct" bottom: "pool1" top: "ip1"
+      inner_product_param { num_output: 10
+        weight_filler { type: "xavier" } bias_filler { type: "constant" } } }
+    layer { name: "loss" type: "SoftmaxWithLoss" bottom: "ip1" bottom: "label" top: "loss" }
+    layer { name: "accuracy" type: "Accuracy" bottom: "ip1" bottom: "label" top: "accuracy"
+      include { phase: TEST } }
+    """;
+String solver = """
+    base_lr: 0.05
+    momentum: 0.9
+    lr_policy: "fixed"
+    """;
+
+// Two rounds of 40 steps on each of 2 workers, 10 % of the rows held out and tested every round.
+SparkNetClassifier classifier = new SparkNetClassifier().setSolverText(solver).setNetText(net).setNumWorkers(2).setTau(40).setMaxRounds(2).setValidationFraction(0.1).setSeed(1);
+SparkNetClassificationModel model = classifier.fit(train);
+model.trainingHistory().forEach(m -> System.out.println(m.summary()));
+System.out.println(model);
+
+// Predict: every input column is kept; Spark's evaluator reads the output as it is.
+Dataset<Row> predictions = model.transform(test);
+predictions.select("id", "label", "prediction", "probability").show(5, 60);
+double accuracy = new MulticlassClassificationEvaluator().setMetricName("accuracy").evaluate(predictions);
+System.out.printf("test accuracy: %.3f%n", accuracy);
+
+spark.stop();
+/exit

@@ -1,0 +1,60 @@
+package org.sparknet.api.spark;
+
+import org.apache.spark.ml.param.Param;
+
+/**
+ * The output columns of {@link SparkNetClassifier} and {@link SparkNetClassificationModel}, named
+ * as Spark's classifiers name them so that {@code MulticlassClassificationEvaluator} reads them as
+ * they are.
+ *
+ * @param <S> the stage type, returned by the setters
+ */
+public interface ClassifierParams<S extends ClassifierParams<S>> extends SparkNetParams<S> {
+
+  @SuppressWarnings("unchecked")
+  private S self() {
+    return (S) this;
+  }
+
+  /** Prediction column (double, the class index), default "prediction". */
+  default Param<String> predictionCol() {
+    return stageParams().predictionCol;
+  }
+
+  default String getPredictionCol() {
+    return (String) getOrDefault(predictionCol());
+  }
+
+  default S setPredictionCol(String value) {
+    set(predictionCol(), value);
+    return self();
+  }
+
+  /** Probability column (Vector, softmax of the scores), default "probability"; empty: none. */
+  default Param<String> probabilityCol() {
+    return stageParams().probabilityCol;
+  }
+
+  default String getProbabilityCol() {
+    return (String) getOrDefault(probabilityCol());
+  }
+
+  default S setProbabilityCol(String value) {
+    set(probabilityCol(), value);
+    return self();
+  }
+
+  /** Raw score column (Vector, the output blob), default "rawPrediction"; empty: none. */
+  default Param<String> rawPredictionCol() {
+    return stageParams().rawPredictionCol;
+  }
+
+  default String getRawPredictionCol() {
+    return (String) getOrDefault(rawPredictionCol());
+  }
+
+  default S setRawPredictionCol(String value) {
+    set(rawPredictionCol(), value);
+    return self();
+  }
+}

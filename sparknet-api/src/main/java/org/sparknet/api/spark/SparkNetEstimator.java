@@ -1,0 +1,81 @@
+package org.sparknet.api.spark;
+
+import java.util.Arrays;
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.types.StructType;
+import org.sparknet.api.spark.internal.StageSupport;
+import org.sparknet.api.spark.internal.StageTraining;
+
+/**
+ * A SparkNet net as a general Spark ML estimator, for regression and feature extraction: {@code
+ * fit} trains it with the distributed loop as {@link SparkNetClassifier} does (the label column
+ * feeds the label blob as it is); the {@link SparkNetModel} it returns writes any blob of the net
+ * ({@code outputBlob}) as an {@code array<float>} column, and optionally the blob's first value as
+ * a double prediction for regression.
+ */
+public final class SparkNetEstimator extends Estimator<SparkNetModel>
+    implements OutputParams<SparkNetEstimator>, DefaultParamsWritable {
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private final StageParams params;
+
+  public SparkNetEstimator() {
+    this(Identifiable.randomUID("sparkNetEstimator"));
+  }
+
+  public SparkNetEstimator(String uid) {
+    this.uid = uid;
+    this.params = new StageParams(this);
+    params.setDefaults(this, false);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  @Override
+  public StageParams stageParams() {
+    return params;
+  }
+
+  @Override
+  public SparkNetModel fit(Dataset<?> dataset) {
+    transformSchema(dataset.schema());
+    StageTraining.Fitted fitted = StageTraining.fit(dataset, this);
+    SparkNetModel model = copyValues(new SparkNetModel(uid, fitted.weights()), ParamMap.empty());
+    model.setTrainingHistory(fitted.history());
+    return model.setParent(this);
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    StageSupport.checkFeatures(
+        schema,
+        getFeaturesCol(),
+        StageSupport.expectedFeatures(this),
+        "inputShape " + Arrays.toString(getInputShape()));
+    StageSupport.checkLabel(schema, getLabelCol());
+    return SparkNetModel.outputSchema(schema, this);
+  }
+
+  @Override
+  public SparkNetEstimator copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+
+  public static MLReader<SparkNetEstimator> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static SparkNetEstimator load(String path) {
+    return read().load(path);
+  }
+}

@@ -1,0 +1,135 @@
+package org.sparknet.api.spark;
+
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.ml.Model;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.api.spark.internal.BatchPredictor;
+import org.sparknet.api.spark.internal.ModelFiles;
+import org.sparknet.api.spark.internal.StageInference;
+import org.sparknet.api.spark.internal.StageSupport;
+import org.sparknet.api.train.RoundMetrics;
+
+/**
+ * A trained SparkNet net as a general transformer: {@code transform} keeps every input column and
+ * appends {@code outputCol}, the values of blob {@code outputBlob} for the row as an {@code
+ * array<float>} of the blob's width (its size without the batch axis; feature extraction), and,
+ * when {@code predictionCol} is set, the blob's first value as a double (regression). Inference
+ * runs as for {@link SparkNetClassificationModel}; save and load too.
+ */
+public final class SparkNetModel extends Model<SparkNetModel>
+    implements OutputParams<SparkNetModel>, MLWritable {
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private final StageParams params;
+  private final WeightCollection weights;
+  private transient List<RoundMetrics> trainingHistory = List.of();
+
+  /** A model of the given weights; set the definition through the params (solverText, ...). */
+  public SparkNetModel(String uid, WeightCollection weights) {
+    this.uid = uid;
+    this.weights = weights.copy();
+    this.params = new StageParams(this);
+    params.setDefaults(this, false);
+  }
+
+  public SparkNetModel(WeightCollection weights) {
+    this(Identifiable.randomUID("sparkNetModel"), weights);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  @Override
+  public StageParams stageParams() {
+    return params;
+  }
+
+  /** A copy of the trained weights. */
+  public WeightCollection weights() {
+    return weights.copy();
+  }
+
+  /** The metrics of each training round (empty for a loaded model). */
+  public List<RoundMetrics> trainingHistory() {
+    return trainingHistory == null ? List.of() : trainingHistory;
+  }
+
+  void setTrainingHistory(List<RoundMetrics> history) {
+    this.trainingHistory = List.copyOf(history);
+  }
+
+  @Override
+  public Dataset<Row> transform(Dataset<?> dataset) {
+    StructType out = transformSchema(dataset.schema());
+    boolean pred = !getPredictionCol().isEmpty();
+    return StageInference.transform(
+        dataset, this, weights, out, new BatchPredictor.Output(false, false, false, pred, true));
+  }
+
+  @Override
+  public StructType transformSchema(StructType schema) {
+    StageSupport.checkFeatures(
+        schema,
+        getFeaturesCol(),
+        StageSupport.expectedFeatures(this),
+        "inputShape " + Arrays.toString(getInputShape()));
+    return outputSchema(schema, this);
+  }
+
+  /** The input schema plus the output columns, in the order they are appended. */
+  static StructType outputSchema(StructType schema, OutputParams<?> p) {
+    StructType out =
+        StageSupport.append(
+            schema,
+            p.getOutputCol(),
+            DataTypes.createArrayType(DataTypes.FloatType, false),
+            "outputCol");
+    return StageSupport.append(out, p.getPredictionCol(), DataTypes.DoubleType, "predictionCol");
+  }
+
+  @Override
+  public SparkNetModel copy(ParamMap extra) {
+    SparkNetModel m = copyValues(new SparkNetModel(uid, weights), extra);
+    m.trainingHistory = trainingHistory();
+    return m.setParent(parent());
+  }
+
+  @Override
+  public MLWriter write() {
+    return new ModelFiles.Writer(this, weights);
+  }
+
+  public static MLReader<SparkNetModel> read() {
+    return new ModelFiles.Reader<>(SparkNetModel.class, SparkNetModel::new);
+  }
+
+  public static SparkNetModel load(String path) {
+    return read().load(path);
+  }
+
+  @Override
+  public String toString() {
+    return "SparkNetModel{uid "
+        + uid
+        + ", engine "
+        + getEngine()
+        + ", "
+        + weights
+        + ", "
+        + trainingHistory().size()
+        + " rounds trained}";
+  }
+}

@@ -1,0 +1,306 @@
+package org.sparknet.api.spark;
+
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntArrayParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.Params;
+
+/**
+ * The params every SparkNet stage has: the net definition, the data columns and the training loop
+ * settings ({@code tau()}, {@code getTau()}, {@code setTau(..)}, ...). Estimators copy them into
+ * the models they fit, so a model knows the net it runs.
+ *
+ * @param <S> the stage type, returned by the setters
+ */
+public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
+
+  /** The param objects behind the accessors; not for callers. */
+  StageParams stageParams();
+
+  @SuppressWarnings("unchecked")
+  private S self() {
+    return (S) this;
+  }
+
+  /** The net engine, default "caffe". */
+  default Param<String> engine() {
+    return stageParams().engine;
+  }
+
+  default String getEngine() {
+    return (String) getOrDefault(engine());
+  }
+
+  default S setEngine(String value) {
+    set(engine(), value);
+    return self();
+  }
+
+  /** The solver definition text (required). */
+  default Param<String> solverText() {
+    return stageParams().solverText;
+  }
+
+  default String getSolverText() {
+    return (String) getOrDefault(solverText());
+  }
+
+  default S setSolverText(String value) {
+    set(solverText(), value);
+    return self();
+  }
+
+  /** The net definition text; empty (default) when the solver text holds the net. */
+  default Param<String> netText() {
+    return stageParams().netText;
+  }
+
+  default String getNetText() {
+    return (String) getOrDefault(netText());
+  }
+
+  default S setNetText(String value) {
+    set(netText(), value);
+    return self();
+  }
+
+  /** Shape of one example without the batch axis; empty (default): the net declares it. */
+  default IntArrayParam inputShape() {
+    return stageParams().inputShape;
+  }
+
+  default int[] getInputShape() {
+    return (int[]) getOrDefault(inputShape());
+  }
+
+  default S setInputShape(int[] value) {
+    set(inputShape(), value);
+    return self();
+  }
+
+  /** "cpu" (default) or "gpu:N". */
+  default Param<String> device() {
+    return stageParams().device;
+  }
+
+  default String getDevice() {
+    return (String) getOrDefault(device());
+  }
+
+  default S setDevice(String value) {
+    set(device(), value);
+    return self();
+  }
+
+  /** Input blob that receives the features, default "data". */
+  default Param<String> dataBlob() {
+    return stageParams().dataBlob;
+  }
+
+  default String getDataBlob() {
+    return (String) getOrDefault(dataBlob());
+  }
+
+  default S setDataBlob(String value) {
+    set(dataBlob(), value);
+    return self();
+  }
+
+  /** Input blob that receives the labels, default "label". */
+  default Param<String> labelBlob() {
+    return stageParams().labelBlob;
+  }
+
+  default String getLabelBlob() {
+    return (String) getOrDefault(labelBlob());
+  }
+
+  default S setLabelBlob(String value) {
+    set(labelBlob(), value);
+    return self();
+  }
+
+  /** Features column (Vector, array<float>, array<double>), default "features". */
+  default Param<String> featuresCol() {
+    return stageParams().featuresCol;
+  }
+
+  default String getFeaturesCol() {
+    return (String) getOrDefault(featuresCol());
+  }
+
+  default S setFeaturesCol(String value) {
+    set(featuresCol(), value);
+    return self();
+  }
+
+  /** Numeric label column, default "label". */
+  default Param<String> labelCol() {
+    return stageParams().labelCol;
+  }
+
+  default String getLabelCol() {
+    return (String) getOrDefault(labelCol());
+  }
+
+  default S setLabelCol(String value) {
+    set(labelCol(), value);
+    return self();
+  }
+
+  /** Blob that transform reads; empty (default): the engine's scores blob. */
+  default Param<String> outputBlob() {
+    return stageParams().outputBlob;
+  }
+
+  default String getOutputBlob() {
+    return (String) getOrDefault(outputBlob());
+  }
+
+  default S setOutputBlob(String value) {
+    set(outputBlob(), value);
+    return self();
+  }
+
+  /** Solver steps per worker per round, default 50. */
+  default IntParam tau() {
+    return stageParams().tau;
+  }
+
+  default int getTau() {
+    return (Integer) getOrDefault(tau());
+  }
+
+  default S setTau(int value) {
+    set(tau(), value);
+    return self();
+  }
+
+  /** Workers (partitions); 0 (default): Spark's default parallelism. */
+  default IntParam numWorkers() {
+    return stageParams().numWorkers;
+  }
+
+  default int getNumWorkers() {
+    return (Integer) getOrDefault(numWorkers());
+  }
+
+  default S setNumWorkers(int value) {
+    set(numWorkers(), value);
+    return self();
+  }
+
+  /** Batch size of every input blob; 0 (default): the definition's. */
+  default IntParam batchSize() {
+    return stageParams().batchSize;
+  }
+
+  default int getBatchSize() {
+    return (Integer) getOrDefault(batchSize());
+  }
+
+  default S setBatchSize(int value) {
+    set(batchSize(), value);
+    return self();
+  }
+
+  /** Training rounds, default 10. */
+  default IntParam maxRounds() {
+    return stageParams().maxRounds;
+  }
+
+  default int getMaxRounds() {
+    return (Integer) getOrDefault(maxRounds());
+  }
+
+  default S setMaxRounds(int value) {
+    set(maxRounds(), value);
+    return self();
+  }
+
+  /** The solver's base learning rate; 0 (default): the solver definition's. */
+  default DoubleParam learningRate() {
+    return stageParams().learningRate;
+  }
+
+  default double getLearningRate() {
+    return (Double) getOrDefault(learningRate());
+  }
+
+  default S setLearningRate(double value) {
+    set(learningRate(), value);
+    return self();
+  }
+
+  /** "plain" (default) or "easgd". */
+  default Param<String> averaging() {
+    return stageParams().averaging;
+  }
+
+  default String getAveraging() {
+    return (String) getOrDefault(averaging());
+  }
+
+  default S setAveraging(String value) {
+    set(averaging(), value);
+    return self();
+  }
+
+  /** EASGD moving rate, default 0.5. */
+  default DoubleParam alpha() {
+    return stageParams().alpha;
+  }
+
+  default double getAlpha() {
+    return (Double) getOrDefault(alpha());
+  }
+
+  default S setAlpha(double value) {
+    set(alpha(), value);
+    return self();
+  }
+
+  /** Seed of the weights and the data order, default 0. */
+  default LongParam seed() {
+    return stageParams().seed;
+  }
+
+  default long getSeed() {
+    return (Long) getOrDefault(seed());
+  }
+
+  default S setSeed(long value) {
+    set(seed(), value);
+    return self();
+  }
+
+  /** Fraction of the rows held out for validation after each round, default 0. */
+  default DoubleParam validationFraction() {
+    return stageParams().validationFraction;
+  }
+
+  default double getValidationFraction() {
+    return (Double) getOrDefault(validationFraction());
+  }
+
+  default S setValidationFraction(double value) {
+    set(validationFraction(), value);
+    return self();
+  }
+
+  /** Hadoop directory for checkpoints; empty (default): none. */
+  default Param<String> checkpointDir() {
+    return stageParams().checkpointDir;
+  }
+
+  default String getCheckpointDir() {
+    return (String) getOrDefault(checkpointDir());
+  }
+
+  default S setCheckpointDir(String value) {
+    set(checkpointDir(), value);
+    return self();
+  }
+}

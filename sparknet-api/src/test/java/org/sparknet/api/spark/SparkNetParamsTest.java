@@ -1,0 +1,203 @@
+package org.sparknet.api.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.ml.attribute.AttributeGroup;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.ndarray.Shape;
+
+/** Params, validation and schemas of the SparkNet stages; no Spark session, no engine. */
+class SparkNetParamsTest {
+
+  private static StructType schema(int featureSize) {
+    return new StructType()
+        .add("id", DataTypes.LongType)
+        .add(new AttributeGroup("features", featureSize).toStructField())
+        .add("label", DataTypes.DoubleType);
+  }
+
+  @Test
+  void defaultsAreSparkMlConventions() {
+    SparkNetClassifier c = new SparkNetClassifier();
+    assertTrue(c.uid().startsWith("sparkNetClassifier_"));
+    assertEquals("caffe", c.getEngine());
+    assertEquals("features", c.getFeaturesCol());
+    assertEquals("label", c.getLabelCol());
+    assertEquals("prediction", c.getPredictionCol());
+    assertEquals("probability", c.getProbabilityCol());
+    assertEquals("rawPrediction", c.getRawPredictionCol());
+    assertEquals(50, c.getTau());
+    assertEquals(0, c.getNumWorkers());
+    assertEquals(0, c.getBatchSize());
+    assertEquals(10, c.getMaxRounds());
+    assertEquals("plain", c.getAveraging());
+    assertEquals(0.0, c.getValidationFraction());
+    assertArrayEquals(new int[0], c.getInputShape());
+    assertFalse(c.isDefined(c.solverText()), "the net has no default");
+    SparkNetEstimator e = new SparkNetEstimator();
+    assertEquals("output", e.getOutputCol());
+    assertEquals("", e.getPredictionCol());
+  }
+
+  @Test
+  void everyParamIsListedOnceAndExplained() {
+    List<String> names =
+        Arrays.stream(new SparkNetClassifier().params()).map(Param::name).sorted().toList();
+    assertEquals(
+        List.of(
+            "alpha",
+            "averaging",
+            "batchSize",
+            "checkpointDir",
+            "dataBlob",
+            "device",
+            "engine",
+            "featuresCol",
+            "inputShape",
+            "labelBlob",
+            "labelCol",
+            "learningRate",
+            "maxRounds",
+            "netText",
+            "numWorkers",
+            "outputBlob",
+            "predictionCol",
+            "probabilityCol",
+            "rawPredictionCol",
+            "seed",
+            "solverText",
+            "tau",
+            "validationFraction"),
+        names);
+    assertTrue(new SparkNetClassifier().explainParams().contains("tau: solver steps per worker"));
+  }
+
+  @Test
+  void validatorsRejectBadValues() {
+    SparkNetClassifier c = new SparkNetClassifier();
+    assertThrows(IllegalArgumentException.class, () -> c.setTau(0));
+    assertThrows(IllegalArgumentException.class, () -> c.setMaxRounds(0));
+    assertThrows(IllegalArgumentException.class, () -> c.setNumWorkers(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setBatchSize(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setLearningRate(-0.1));
+    assertThrows(IllegalArgumentException.class, () -> c.setAveraging("mean"));
+    assertThrows(IllegalArgumentException.class, () -> c.setAlpha(1.5));
+    assertThrows(IllegalArgumentException.class, () -> c.setValidationFraction(1.0));
+    assertThrows(IllegalArgumentException.class, () -> c.setInputShape(new int[] {1, 0, 28}));
+    assertThrows(IllegalArgumentException.class, () -> c.setDevice("tpu"));
+    assertThrows(IllegalArgumentException.class, () -> c.setSolverText(" "));
+    c.setAveraging("easgd").setAlpha(0.9).setDevice("gpu:1").setTau(1);
+    assertEquals("easgd", c.getAveraging());
+    assertEquals(0.9, c.getAlpha());
+  }
+
+  @Test
+  void copyTakesExtraParamsAndLeavesTheOriginal() {
+    SparkNetClassifier c = new SparkNetClassifier().setTau(7).setSolverText("s");
+    SparkNetClassifier d = c.copy(new ParamMap().put(c.tau().w(9)));
+    assertNotSame(c, d);
+    assertEquals(c.uid(), d.uid());
+    assertEquals(9, d.getTau());
+    assertEquals(7, c.getTau());
+    assertEquals("s", d.getSolverText());
+
+    WeightCollection w =
+        new WeightCollection()
+            .put("fc", List.of(new WeightCollection.Tensor(Shape.of(2), new float[] {1, 2})));
+    SparkNetClassificationModel m = new SparkNetClassificationModel("m1", w).setTau(3);
+    w.get("fc").get(0).data()[0] = 99; // the model keeps its own copy
+    SparkNetClassificationModel n = m.copy(ParamMap.empty());
+    assertEquals(3, n.getTau());
+    assertEquals(1f, n.weights().get("fc").get(0).data()[0]);
+  }
+
+  @Test
+  void schemaOfClassifierAndGeneralModel() {
+    StructType out =
+        new SparkNetClassifier().setInputShape(new int[] {1, 2, 2}).transformSchema(schema(4));
+    assertEquals(
+        List.of("id", "features", "label", "rawPrediction", "probability", "prediction"),
+        List.of(out.fieldNames()));
+    assertEquals(SQLDataTypes.VectorType(), out.apply("probability").dataType());
+    assertEquals(DataTypes.DoubleType, out.apply("prediction").dataType());
+
+    StructType noProb =
+        new SparkNetClassificationModel(new WeightCollection())
+            .setProbabilityCol("")
+            .setRawPredictionCol("")
+            .transformSchema(
+                new StructType()
+                    .add("id", DataTypes.LongType)
+                    .add(new AttributeGroup("features", 4).toStructField()));
+    assertEquals(List.of("id", "features", "prediction"), List.of(noProb.fieldNames()));
+
+    StructType general =
+        new SparkNetModel(new WeightCollection())
+            .setOutputCol("emb")
+            .setPredictionCol("y")
+            .transformSchema(schema(4));
+    assertEquals(
+        DataTypes.createArrayType(DataTypes.FloatType, false), general.apply("emb").dataType());
+    assertEquals(DataTypes.DoubleType, general.apply("y").dataType());
+  }
+
+  @Test
+  void badColumnsAreNamed() {
+    SparkNetClassifier c = new SparkNetClassifier().setInputShape(new int[] {1, 28, 28});
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> c.transformSchema(schema(3)));
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "Features column 'features' has 3 values a row but inputShape [1, 28, 28]"
+                    + " expects 784"),
+        e.getMessage());
+
+    StructType text = new StructType().add("features", DataTypes.StringType).add("label", "double");
+    e = assertThrows(IllegalArgumentException.class, () -> c.transformSchema(text));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "'features' must be a Spark ML Vector, array<float> or"
+                    + " array<double> but is string"),
+        e.getMessage());
+
+    StructType ints =
+        new StructType()
+            .add("features", DataTypes.createArrayType(DataTypes.IntegerType))
+            .add("label", "double");
+    assertThrows(IllegalArgumentException.class, () -> c.transformSchema(ints));
+
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> c.setLabelCol("y").transformSchema(schema(784)));
+    assertTrue(e.getMessage().contains("Label column 'y' is not in the data"), e.getMessage());
+
+    StructType taken = schema(784).add("prediction", DataTypes.DoubleType);
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> c.setLabelCol("label").transformSchema(taken));
+    assertTrue(
+        e.getMessage().contains("Output column 'prediction' already exists"), e.getMessage());
+
+    // Arrays carry no size: accepted here, checked when rows are read.
+    StructType floats =
+        new StructType()
+            .add("features", DataTypes.createArrayType(DataTypes.FloatType))
+            .add("label", DataTypes.IntegerType);
+    assertEquals(5, c.transformSchema(floats).size());
+  }
+}
