@@ -1,0 +1,127 @@
+package org.sparknet.apps.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.internal.TextFormat;
+import org.sparknet.caffe.internal.TextFormat.Field;
+import org.sparknet.caffe.internal.TextFormat.Message;
+
+/**
+ * The image transforms of a net's data layers, split between the loader and the net. Caffe's {@code
+ * transform_param} fields {@code crop_size} and {@code mirror} move to the loader (an {@link
+ * org.sparknet.apps.data.ImageTransform}); {@code mean_file} is replaced by per-channel {@code
+ * mean_value}s given on the command line; {@code scale} and {@code mean_value} stay in the net,
+ * where CaffeNet applies them after feeding. The result is a net text that sparknet-caffe accepts.
+ *
+ * @param files the rewritten solver and net
+ * @param cropSize the crop of the data layers (0 for none)
+ * @param mirrorTrain whether the TRAIN data layer mirrors
+ * @param inputShape C,H,W of the first Input layer's first top, or null when there is none
+ */
+record NetTransforms(
+    CaffeFiles files, int cropSize, boolean mirrorTrain, List<Integer> inputShape) {
+
+  /**
+   * Reads the data layers of {@code files} and rewrites them. {@code crop}, {@code mirror} and
+   * {@code meanValues} override what the net says when non-null.
+   */
+  static NetTransforms of(CaffeFiles files, Integer crop, Boolean mirror, List<Float> meanValues) {
+    boolean embedded = files.netText() == null;
+    Message root =
+        TextFormat.parse(embedded ? files.solverText() : files.netText(), files.netSource());
+    Message net = embedded ? embeddedNet(root) : root;
+    if (net == null) {
+      return new NetTransforms(files, crop == null ? 0 : crop, Boolean.TRUE.equals(mirror), null);
+    }
+    Integer netCrop = null;
+    boolean netMirror = false;
+    List<Integer> inputShape = null;
+    for (Field lf : net.all("layer")) {
+      Message layer = lf.message();
+      String type = layer.value("type", "");
+      String name = layer.value("name", "?");
+      String where = files.netSource() + ", layer '" + name + "' (" + type + ")";
+      if (type.equals("Input") && inputShape == null) {
+        Message ip = layer.child("input_param");
+        Message shape = ip == null ? null : ip.child("shape");
+        if (shape != null) {
+          List<Integer> dims = new ArrayList<>();
+          for (String d : shape.values("dim")) {
+            dims.add(Integer.parseInt(d));
+          }
+          if (dims.size() == 4) {
+            inputShape = dims.subList(1, 4);
+          }
+        }
+      }
+      if (!NetPlan.DATA_LAYER_TYPES.contains(type)) {
+        continue;
+      }
+      Message t = layer.child("transform_param");
+      if (t == null) {
+        if (meanValues != null) {
+          t = new Message();
+          layer.add(Field.message("transform_param", t));
+        } else {
+          continue;
+        }
+      }
+      int c = Integer.parseInt(t.value("crop_size", "0"));
+      if (netCrop != null && c != netCrop) {
+        throw new IllegalArgumentException(
+            where
+                + ": transform_param.crop_size "
+                + c
+                + " differs from another data layer's "
+                + netCrop
+                + "; SparkNet feeds both phases one input shape");
+      }
+      netCrop = c;
+      if (isTrue(t.value("mirror", "false")) && !"TEST".equals(phase(layer))) {
+        netMirror = true;
+      }
+      String meanFile = t.value("mean_file", null);
+      if (meanFile != null && meanValues == null) {
+        throw new IllegalArgumentException(
+            where
+                + ": transform_param.mean_file \""
+                + meanFile
+                + "\" is not read by SparkNet; pass --mean-value B,G,R (per-channel means"
+                + " subtracted instead of the mean image)");
+      }
+      t.remove("crop_size").remove("mirror").remove("mean_file");
+      if (meanValues != null) {
+        t.remove("mean_value");
+        for (float v : meanValues) {
+          t.add(Field.scalar("mean_value", Float.toString(v)));
+        }
+      }
+      if (t.fields().isEmpty()) {
+        layer.remove("transform_param");
+      }
+    }
+    int cropSize = crop != null ? crop : netCrop == null ? 0 : netCrop;
+    boolean mirrorTrain = mirror != null ? mirror : netMirror;
+    String text = TextFormat.print(root);
+    CaffeFiles rewritten =
+        embedded
+            ? new CaffeFiles(text, null, files.netSource())
+            : new CaffeFiles(files.solverText(), text, files.netSource());
+    return new NetTransforms(rewritten, cropSize, mirrorTrain, inputShape);
+  }
+
+  private static Message embeddedNet(Message solver) {
+    Message m = solver.child("net_param");
+    return m != null ? m : solver.child("train_net_param");
+  }
+
+  private static String phase(Message layer) {
+    Message inc = layer.child("include");
+    return inc == null ? null : inc.value("phase", null);
+  }
+
+  private static boolean isTrue(String v) {
+    return v.equals("true") || v.equals("t") || v.equals("1") || v.equals("True");
+  }
+}
