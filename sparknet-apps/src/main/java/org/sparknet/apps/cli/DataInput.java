@@ -165,7 +165,7 @@ final class DataInput {
     if (format == DataFormat.IDX) {
       return new Loading(n.definition(idx.sampleShape()), n.scale, 0, 0, ImageTransform.NONE);
     }
-    NetTransforms nt = NetTransforms.of(n.files(), o.crop, o.mirror, o.meanValue);
+    NetTransforms nt = NetTransforms.of(n.files(), o.crop, o.mirror, o.meanValue, o.batchSize);
     int crop = nt.cropSize();
     int h;
     int w;

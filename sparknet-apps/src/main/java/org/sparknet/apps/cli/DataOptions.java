@@ -62,6 +62,14 @@ final class DataOptions {
   List<Float> meanValue;
 
   @Option(
+      names = "--batch-size",
+      paramLabel = "N",
+      description =
+          "cifar, images, parquet: replace the batch_size of the net's data layers (both phases),"
+              + " e.g. to train CaffeNet's batch-256 definition on a CPU.")
+  Integer batchSize;
+
+  @Option(
       names = "--skip-bad-images",
       description =
           "images: skip undecodable files and report how many (default: the first one fails,"
@@ -97,10 +105,13 @@ final class DataOptions {
       throw new IllegalArgumentException(
           "--image-size and --skip-bad-images apply to --format images, not " + format);
     }
-    if (f == DataFormat.IDX && meanValue != null) {
+    if (f == DataFormat.IDX && (meanValue != null || batchSize != null)) {
       throw new IllegalArgumentException(
-          "--mean-value does not apply to --format idx (set mean_value in the net's"
-              + " transform_param)");
+          "--mean-value and --batch-size do not apply to --format idx (edit the net's"
+              + " transform_param and data_param)");
+    }
+    if (batchSize != null && batchSize < 1) {
+      throw new IllegalArgumentException("--batch-size must be >= 1 but was " + batchSize);
     }
     if (!cifar100Label.equals("fine") && !cifar100Label.equals("coarse")) {
       throw new IllegalArgumentException(

@@ -23,10 +23,11 @@ record NetTransforms(
     CaffeFiles files, int cropSize, boolean mirrorTrain, List<Integer> inputShape) {
 
   /**
-   * Reads the data layers of {@code files} and rewrites them. {@code crop}, {@code mirror} and
-   * {@code meanValues} override what the net says when non-null.
+   * Reads the data layers of {@code files} and rewrites them. {@code crop}, {@code mirror}, {@code
+   * meanValues} and {@code batchSize} override what the net says when non-null.
    */
-  static NetTransforms of(CaffeFiles files, Integer crop, Boolean mirror, List<Float> meanValues) {
+  static NetTransforms of(
+      CaffeFiles files, Integer crop, Boolean mirror, List<Float> meanValues, Integer batchSize) {
     boolean embedded = files.netText() == null;
     Message root =
         TextFormat.parse(embedded ? files.solverText() : files.netText(), files.netSource());
@@ -57,6 +58,13 @@ record NetTransforms(
       }
       if (!NetPlan.DATA_LAYER_TYPES.contains(type)) {
         continue;
+      }
+      if (batchSize != null) {
+        for (Field pf : layer.fields()) {
+          if (pf.isMessage() && pf.name().endsWith("data_param")) {
+            pf.message().set("batch_size", Integer.toString(batchSize));
+          }
+        }
       }
       Message t = layer.child("transform_param");
       if (t == null) {
