@@ -165,6 +165,26 @@ public final class CliFixtures {
     return root;
   }
 
+  /**
+   * Lays out an app's unchanged Caffe files from sparknet-apps' resources as Caffe's examples do:
+   * the solver in {@code dir}, the net where the solver's relative {@code net:} names it; returns
+   * the solver. {@code app} is "cifar10" (CIFAR-10 quick) or "caffenet".
+   */
+  public static Path appSolver(String app, Path dir) throws IOException {
+    String base = "/org/sparknet/apps/" + app + "/";
+    if (app.equals("cifar10")) {
+      copyResource(
+          base + "cifar10_quick_train_test.prototxt",
+          dir.resolve("examples/cifar10/cifar10_quick_train_test.prototxt"));
+      return copyResource(
+          base + "cifar10_quick_solver.prototxt", dir.resolve("cifar10_quick_solver.prototxt"));
+    }
+    copyResource(
+        base + "caffenet_train_val.prototxt",
+        dir.resolve("models/bvlc_reference_caffenet/train_val.prototxt"));
+    return copyResource(base + "caffenet_solver.prototxt", dir.resolve("caffenet_solver.prototxt"));
+  }
+
   /** Copies a test resource to {@code to}. */
   public static Path copyResource(String resource, Path to) throws IOException {
     Files.createDirectories(to.toAbsolutePath().getParent());
