@@ -208,7 +208,7 @@ public final class TrainCommand implements Callable<Integer> {
         trainer.setValidationData(testSet.toRdd(spark, workers, loading, false, dataOptions));
         String skipped = trainSet.skippedReport() + testSet.skippedReport();
         if (!skipped.isEmpty()) {
-          out.println("Data" + skipped);
+          out.println(skipped.substring(2)); // drop the leading "; "
         }
         List<Double> lossX = new ArrayList<>();
         List<Double> lossY = new ArrayList<>();
