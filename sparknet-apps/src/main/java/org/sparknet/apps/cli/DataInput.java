@@ -197,6 +197,11 @@ final class DataInput {
         shape = List.of(3, crop > 0 ? crop : h, crop > 0 ? crop : w);
       }
       default -> {
+        if (crop > 0 || nt.mirrorTrain()) {
+          throw new IllegalArgumentException(
+              "The net's transform_param crops or mirrors, which SparkNet does not do for Parquet"
+                  + " data (its rows are flat vectors); remove crop_size and mirror from the net");
+        }
         h = 0;
         w = 0;
         shape = n.sampleShape != null ? n.sampleShape : nt.inputShape();

@@ -37,6 +37,7 @@ record NetTransforms(
     }
     Integer netCrop = null;
     boolean netMirror = false;
+    int dataLayers = 0;
     List<Integer> inputShape = null;
     for (Field lf : net.all("layer")) {
       Message layer = lf.message();
@@ -59,6 +60,7 @@ record NetTransforms(
       if (!NetPlan.DATA_LAYER_TYPES.contains(type)) {
         continue;
       }
+      dataLayers++;
       if (batchSize != null) {
         for (Field pf : layer.fields()) {
           if (pf.isMessage() && pf.name().endsWith("data_param")) {
@@ -108,6 +110,13 @@ record NetTransforms(
       if (t.fields().isEmpty()) {
         layer.remove("transform_param");
       }
+    }
+    if (dataLayers == 0 && (meanValues != null || batchSize != null)) {
+      throw new IllegalArgumentException(
+          files.netSource()
+              + " has no data layer (Data, ImageData, ...) whose transform_param or batch_size"
+              + " --mean-value or --batch-size could replace; set them in its Input layers and"
+              + " the data instead");
     }
     int cropSize = crop != null ? crop : netCrop == null ? 0 : netCrop;
     boolean mirrorTrain = mirror != null ? mirror : netMirror;

@@ -180,6 +180,51 @@ class FormatsCommandsTest {
         r, "has the classes [class_1, class_3] but --train has [class_1, class_2]");
   }
 
+  @Test
+  void parquetWithACroppingNetIsRejected() throws Exception {
+    Path caffenet = CliFixtures.appSolver("caffenet", tmp.resolve("caffenet"));
+    Path parquet = Files.createDirectories(tmp.resolve("x.parquet"));
+    Result r =
+        CliFixtures.run(
+            "test",
+            "--solver",
+            caffenet.toString(),
+            "--weights",
+            tmp.resolve("w.caffemodel").toString(),
+            "--test",
+            parquet.toString(),
+            "--format",
+            "parquet",
+            "--mean-value",
+            "1",
+            "--sample-shape",
+            "3,227,227");
+    assertOneLineExitTwo(r, "does not do for Parquet data");
+  }
+
+  @Test
+  void meanValueNeedsADataLayerToReplace() throws Exception {
+    Path net =
+        CliFixtures.copyResource(
+            "/org/sparknet/apps/mnist/lenet.prototxt", tmp.resolve("lenet.prototxt"));
+    Result r =
+        CliFixtures.run(
+            "predict",
+            "--net",
+            net.toString(),
+            "--weights",
+            tmp.resolve("w.caffemodel").toString(),
+            "--input",
+            images.toString(),
+            "--format",
+            "images",
+            "--mean-value",
+            "1",
+            "--output",
+            tmp.resolve("p").toString());
+    assertOneLineExitTwo(r, "has no data layer");
+  }
+
   /**
    * {@code command} on {@code data} with the CIFAR-10 quick solver and the other required flags.
    */
