@@ -23,6 +23,7 @@ import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.apps.data.IdxInput;
 import org.sparknet.apps.data.ImageFolder;
 import org.sparknet.apps.data.ImageTransform;
+import org.sparknet.apps.data.MeanImage;
 
 /**
  * One dataset named on the command line (--train, --test or --input) in one of the {@link
@@ -165,7 +166,17 @@ final class DataInput {
     if (format == DataFormat.IDX) {
       return new Loading(n.definition(idx.sampleShape()), n.scale, 0, 0, ImageTransform.NONE);
     }
-    NetTransforms nt = NetTransforms.of(n.files(), o.crop, o.mirror, o.meanValue, o.batchSize);
+    List<Path> baseDirs = new ArrayList<>();
+    if (n.solver != null) {
+      baseDirs.add(n.solver.toAbsolutePath().getParent());
+    }
+    if (n.net != null) {
+      baseDirs.add(n.net.toAbsolutePath().getParent());
+    }
+    baseDirs.add(Path.of("").toAbsolutePath());
+    NetTransforms nt =
+        NetTransforms.of(n.files(), o.crop, o.mirror, o.meanValue, o.batchSize, baseDirs);
+    MeanImage mean = nt.mean();
     int crop = nt.cropSize();
     int h;
     int w;
@@ -180,6 +191,9 @@ final class DataInput {
         if (o.imageSize != null) {
           h = o.imageSize.get(0);
           w = o.imageSize.get(1);
+        } else if (mean != null) {
+          h = mean.height();
+          w = mean.width();
         } else if (crop > 0) {
           h = crop;
           w = crop;
@@ -197,10 +211,11 @@ final class DataInput {
         shape = List.of(3, crop > 0 ? crop : h, crop > 0 ? crop : w);
       }
       default -> {
-        if (crop > 0 || nt.mirrorTrain()) {
+        if (crop > 0 || nt.mirrorTrain() || mean != null) {
           throw new IllegalArgumentException(
-              "The net's transform_param crops or mirrors, which SparkNet does not do for Parquet"
-                  + " data (its rows are flat vectors); remove crop_size and mirror from the net");
+              "The net's transform_param crops, mirrors or has a mean_file, which SparkNet does not"
+                  + " apply to Parquet"
+                  + " data (its rows are flat vectors); remove them from the net (--mean-value works)");
         }
         h = 0;
         w = 0;
@@ -215,6 +230,9 @@ final class DataInput {
     if (crop > 0 && h > 0) {
       new ImageTransform(crop, false, false, 0).check(h, w, option + " data");
     }
+    if (mean != null) {
+      mean.check(3, h, w, "the images of " + option);
+    }
     if (format != DataFormat.PARQUET && n.sampleShape != null && !n.sampleShape.equals(shape)) {
       throw new IllegalArgumentException(
           "--sample-shape "
@@ -226,7 +244,7 @@ final class DataInput {
               + " gives after resizing and cropping");
     }
     NetDefinition def = n.definition(nt.files(), shape);
-    ImageTransform train = new ImageTransform(crop, nt.mirrorTrain(), true, def.seed());
+    ImageTransform train = new ImageTransform(crop, nt.mirrorTrain(), true, def.seed(), mean);
     return new Loading(def, n.scale, h, w, train);
   }
 

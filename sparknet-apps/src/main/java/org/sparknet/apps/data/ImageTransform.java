@@ -12,12 +12,15 @@ import java.util.SplittableRandom;
  * augmentation does not change between epochs). The arithmetic half ({@code scale}, {@code
  * mean_value}) stays in the net and is applied by CaffeNet after feeding.
  *
+ * <p>A mean image ({@code mean_file}) is subtracted here too, before cropping, as Caffe does.
+ *
  * @param cropSize side of the square crop, 0 for none
  * @param mirror whether images may be flipped left-right (TRAIN only)
  * @param train TRAIN (random crop and flip) or TEST (centre crop, no flip)
  * @param seed seeds the per-image draws
+ * @param mean the mean image to subtract before cropping, or null
  */
-public record ImageTransform(int cropSize, boolean mirror, boolean train, long seed)
+public record ImageTransform(int cropSize, boolean mirror, boolean train, long seed, MeanImage mean)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -30,9 +33,14 @@ public record ImageTransform(int cropSize, boolean mirror, boolean train, long s
     }
   }
 
-  /** This transform for the other phase (same crop, seed and mirror setting). */
+  /** Without a mean image. */
+  public ImageTransform(int cropSize, boolean mirror, boolean train, long seed) {
+    this(cropSize, mirror, train, seed, null);
+  }
+
+  /** This transform for the other phase (same crop, seed, mirror setting and mean). */
   public ImageTransform forPhase(boolean isTrain) {
-    return new ImageTransform(cropSize, mirror, isTrain, seed);
+    return new ImageTransform(cropSize, mirror, isTrain, seed, mean);
   }
 
   /** Height and width after the transform, given the image's. */
@@ -62,9 +70,13 @@ public record ImageTransform(int cropSize, boolean mirror, boolean train, long s
 
   /**
    * Transforms one image ({@code channels x height x width} floats, row-major) with the draws of
-   * image {@code index}; returns {@code src} itself when there is nothing to do.
+   * image {@code index}; returns {@code src} itself when there is nothing to do. A mean image is
+   * subtracted from {@code src} in place.
    */
   public float[] apply(float[] src, int channels, int height, int width, long index) {
+    if (mean != null) {
+      mean.subtractFrom(src);
+    }
     boolean flip = false;
     int h0;
     int w0;

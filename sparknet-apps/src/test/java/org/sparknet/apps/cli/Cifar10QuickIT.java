@@ -20,10 +20,10 @@ import org.sparknet.caffe.CaffeNet;
 
 /**
  * Seed app 2, CIFAR-10 "quick": Caffe's unchanged cifar10_quick solver and net (its mean_file
- * replaced by --mean-value, its batch of 100 by --batch-size 20 to keep the test short) trained
- * with {@code --format cifar} on 2 workers of local[2]. No CIFAR data is reachable here, so the
- * data is a CIFAR-format fixture written from real Fashion-MNIST images (1,000 training and 200
- * test records, centred in 32x32 and tinted).
+ * written by the test from the training records; its batch of 100 replaced by --batch-size 20 to
+ * keep the test short) trained with {@code --format cifar} on 2 workers of local[2]. No CIFAR data
+ * is reachable here, so the data is a CIFAR-format fixture written from real Fashion-MNIST images
+ * (1,000 training and 200 test records, centred in 32x32 and tinted).
  */
 class Cifar10QuickIT {
   private static final Pattern ROUND_LOSS =
@@ -44,6 +44,18 @@ class Cifar10QuickIT {
     Path train = CliFixtures.cifarBatch(tmp.resolve("data/data_batch_1.bin"), 0, 1000, false);
     Path test = CliFixtures.cifarBatch(tmp.resolve("data/test_batch.bin"), 1000, 200, false);
     Path solver = CliFixtures.appSolver("cifar10", tmp.resolve("caffe"));
+    // the net's mean_file, examples/cifar10/mean.binaryproto beside the solver: the per-pixel mean
+    // of the training records, as Caffe's compute_image_mean writes it
+    float[] mean = new float[3072];
+    for (var e :
+        org.sparknet.apps.data.CifarDataset.open(
+                List.of(train), org.sparknet.apps.data.CifarFile.Variant.CIFAR10, false)
+            .read(0, 1000, 1f, org.sparknet.apps.data.ImageTransform.NONE)) {
+      for (int i = 0; i < 3072; i++) {
+        mean[i] += e.features()[i] / 1000f;
+      }
+    }
+    CliFixtures.meanFile(tmp.resolve("caffe/examples/cifar10/mean.binaryproto"), 3, 32, 32, mean);
     Path out = tmp.resolve("run");
     Result r =
         CliFixtures.run(
@@ -56,8 +68,6 @@ class Cifar10QuickIT {
             test.toString(),
             "--format",
             "cifar",
-            "--mean-value",
-            "40,40,40",
             "--batch-size",
             "20",
             "--workers",
@@ -95,8 +105,6 @@ class Cifar10QuickIT {
             test.toString(),
             "--format",
             "cifar",
-            "--mean-value",
-            "40,40,40",
             "--batch-size",
             "20");
     System.out.println(t);
@@ -115,8 +123,6 @@ class Cifar10QuickIT {
             test.toString(),
             "--format",
             "cifar",
-            "--mean-value",
-            "40,40,40",
             "--batch-size",
             "20",
             "--output",

@@ -112,9 +112,12 @@ class FormatsCommandsTest {
   }
 
   @Test
-  void theNetsMeanFileNeedsMeanValues() {
+  void aMissingMeanFileNamesWhereItWasLookedFor() {
     Result r = run("train", cifar.toString(), "--format", "cifar");
     assertOneLineExitTwo(r, "layer 'cifar' (Data): transform_param.mean_file");
+    assertTrue(
+        r.err().contains(tmp.resolve("caffe/examples/cifar10/mean.binaryproto").toString()),
+        r.toString());
     assertTrue(r.err().contains("--mean-value"), r.toString());
   }
 
@@ -199,7 +202,7 @@ class FormatsCommandsTest {
             "1",
             "--sample-shape",
             "3,227,227");
-    assertOneLineExitTwo(r, "does not do for Parquet data");
+    assertOneLineExitTwo(r, "which SparkNet does not apply to Parquet data");
   }
 
   @Test

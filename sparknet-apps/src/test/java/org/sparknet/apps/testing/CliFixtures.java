@@ -185,6 +185,39 @@ public final class CliFixtures {
     return copyResource(base + "caffenet_solver.prototxt", dir.resolve("caffenet_solver.prototxt"));
   }
 
+  /**
+   * Writes a Caffe mean file (binary BlobProto) as Caffe's compute_image_mean does: num 1,
+   * channels, height, width (fields 1-4) and the packed float data (field 5).
+   */
+  public static Path meanFile(Path file, int c, int h, int w, float[] data) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int[][] dims = {{1, 1}, {2, c}, {3, h}, {4, w}};
+    for (int[] d : dims) {
+      varint(out, d[0] << 3);
+      varint(out, d[1]);
+    }
+    varint(out, (5 << 3) | 2);
+    varint(out, data.length * 4);
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.allocate(data.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (float v : data) {
+      b.putFloat(v);
+    }
+    out.write(b.array());
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.write(file, out.toByteArray());
+    return file;
+  }
+
+  /** Appends a protobuf varint. */
+  public static void varint(ByteArrayOutputStream out, long v) {
+    while ((v & ~0x7fL) != 0) {
+      out.write((int) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
+  }
+
   /** Copies a test resource to {@code to}. */
   public static Path copyResource(String resource, Path to) throws IOException {
     Files.createDirectories(to.toAbsolutePath().getParent());
