@@ -150,9 +150,12 @@ final class DataInput {
     return images == null ? null : images.classes();
   }
 
-  /** The number of examples for messages. */
+  /** The number of examples for messages (after skipped images, once they were read). */
   String describeCount() {
     long n = count();
+    if (n >= 0 && skipped != null) {
+      n -= skipped.value();
+    }
     return n < 0 ? "Parquet" : String.format("%,d", n);
   }
 

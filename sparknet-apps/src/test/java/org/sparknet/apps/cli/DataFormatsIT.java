@@ -133,10 +133,38 @@ class DataFormatsIT {
             && r.out().contains("1 undecodable image(s) in --test skipped"),
         r.toString());
     assertTrue(r.out().contains("Final test: accuracy"), r.toString());
+
+    // test: the same weights on the same folder give the same accuracy, with the skip reported
+    Result t =
+        CliFixtures.run(
+            "test",
+            "--solver",
+            solver.toString(),
+            "--weights",
+            tmp.resolve("run/final.caffemodel").toString(),
+            "--test",
+            root.toString(),
+            "--format",
+            "images",
+            "--image-size",
+            "36,36",
+            "--crop",
+            "32",
+            "--mean-value",
+            "50",
+            "--batch-size",
+            "4",
+            "--workers",
+            "1",
+            "--skip-bad-images");
+    System.out.println(t);
+    assertEquals(0, t.exit(), t.toString());
+    assertTrue(t.out().contains("on 8 examples; 1 undecodable image(s) in --test skipped"));
+    assertEquals(Cifar10QuickIT.lastAccuracy(r.out()), Cifar10QuickIT.lastAccuracy(t.out()), 1e-4);
   }
 
   @Test
-  void parquetTrainsAndPredicts() throws Exception {
+  void parquetTrainsTestsAndPredicts() throws Exception {
     Path solver = CliFixtures.appSolver("cifar10", tmp.resolve("caffe"));
     Path cifar = CliFixtures.cifarBatch(tmp.resolve("c.bin"), 0, 60, false);
     List<Example> ex =
@@ -202,6 +230,22 @@ class DataFormatsIT {
     System.out.println(r);
     assertEquals(0, r.exit(), r.toString());
     assertTrue(r.out().contains("Final test: accuracy"), r.toString());
+
+    List<String> test =
+        new ArrayList<>(
+            List.of(
+                "test",
+                "--solver",
+                solver.toString(),
+                "--weights",
+                out.resolve("final.caffemodel").toString(),
+                "--test",
+                labelled.toString()));
+    test.addAll(List.of(common));
+    Result t = CliFixtures.run(test.toArray(new String[0]));
+    System.out.println(t);
+    assertEquals(0, t.exit(), t.toString());
+    assertEquals(Cifar10QuickIT.lastAccuracy(r.out()), Cifar10QuickIT.lastAccuracy(t.out()), 1e-4);
 
     Path preds = tmp.resolve("preds");
     List<String> predict =

@@ -34,10 +34,10 @@ class CifarFileTest {
       Example e = ex.get(i);
       assertEquals(fm[1][i] & 0xff, (int) e.label(), "label of record " + i);
       assertEquals(3072, e.features().length);
-      // the red plane (tint 1.0 for records 0, 3, ...) holds the image at row 2+y, column 2+x
+      // the red plane holds the image tinted by 1, 0.3, 0.6 (records 0, 1, 2, ...) at 2+y, 2+x
       int v = fm[0][i * 784 + 10 * 28 + 14] & 0xff;
-      float[] tint = {new float[] {1f, 0.3f, 0.6f}[i % 3]};
-      assertEquals(Math.round(v * tint[0]) * 0.5f, e.features()[(12) * 32 + 16], 1e-6);
+      float red = new float[] {1f, 0.3f, 0.6f}[i % 3];
+      assertEquals(Math.round(v * red) * 0.5f, e.features()[12 * 32 + 16], 1e-6);
       assertEquals(0f, e.features()[0], "the 2-pixel border is black");
     }
   }
