@@ -9,6 +9,7 @@ final class DataOptions {
   @Option(
       names = "--format",
       defaultValue = "idx",
+      paramLabel = "idx|cifar|cifar100|images|parquet",
       description = {
         "Data format (default ${DEFAULT-VALUE}): idx (MNIST-style IDX images + labels, plain or"
             + " .gz), cifar (CIFAR-10 binary batches), cifar100 (CIFAR-100 binary batches), images"
@@ -29,8 +30,10 @@ final class DataOptions {
       names = "--image-size",
       paramLabel = "H,W",
       split = ",",
+      hideParamSyntax = true,
       description =
-          "images: resize every image to H x W before cropping (default: the crop size, else"
+          "images: resize every image to H x W before cropping (default: the mean file's size,"
+              + " else the crop size, else"
               + " --sample-shape, else the net's Input shape).")
   List<Integer> imageSize;
 
@@ -55,6 +58,7 @@ final class DataOptions {
       names = "--mean-value",
       paramLabel = "V[,V...]",
       split = ",",
+      hideParamSyntax = true,
       description =
           "cifar, images, parquet: per-channel means to subtract (Caffe's mean_value, in the"
               + " data's channel order: B,G,R for images, R,G,B for CIFAR); replaces the net's"

@@ -30,6 +30,7 @@ final class NetOptions {
       names = "--sample-shape",
       paramLabel = "C,H,W",
       split = ",",
+      hideParamSyntax = true,
       description =
           "Shape of one example for nets with Data layers (default: 1,ROWS,COLS of the IDX"
               + " images).")
