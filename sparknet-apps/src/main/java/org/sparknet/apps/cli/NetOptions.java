@@ -30,6 +30,7 @@ final class NetOptions {
       names = "--sample-shape",
       paramLabel = "C,H,W",
       split = ",",
+      hideParamSyntax = true,
       description =
           "Shape of one example for nets with Data layers (default: 1,ROWS,COLS of the IDX"
               + " images).")
@@ -51,7 +52,16 @@ final class NetOptions {
 
   /** The definition; {@code imageShape} (from the data) when no --sample-shape was given. */
   NetDefinition definition(List<Integer> imageShape) {
-    CaffeFiles files = CaffeFiles.read(solver, net);
+    return definition(files(), imageShape);
+  }
+
+  /** The solver and net files, read and the net located. */
+  CaffeFiles files() {
+    return CaffeFiles.read(solver, net);
+  }
+
+  /** The definition of {@code files}; {@code imageShape} when no --sample-shape was given. */
+  NetDefinition definition(CaffeFiles files, List<Integer> imageShape) {
     List<Integer> shape = sampleShape != null ? sampleShape : imageShape;
     for (int d : shape) {
       if (d <= 0) {

@@ -8,8 +8,6 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.apps.data.IdxFile;
-import org.sparknet.apps.data.IdxInput;
 import org.sparknet.apps.predict.BatchInference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,14 +43,11 @@ public final class PredictCommand implements Callable<Integer> {
   @Option(
       names = "--input-labels",
       paramLabel = "URI",
-      description = "Labels of --input (default: found by the MNIST naming convention, if there).")
+      description =
+          "idx: labels of --input (default: found by the MNIST naming convention, if there).")
   String inputLabels;
 
-  @Option(
-      names = "--format",
-      defaultValue = "idx",
-      description = "Data format; this build reads: idx (default).")
-  String format;
+  @Mixin DataOptions dataOptions = new DataOptions();
 
   @Option(
       names = "--output",
@@ -82,26 +77,21 @@ public final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    IdxInput.checkFormat(format);
+    dataOptions.dataFormat();
     if (workers < 1) {
       throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
     }
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
-    Path images = IdxInput.file(input, "--input");
-    Path labels = IdxInput.labels(images, inputLabels, "--input-labels", false);
+    DataInput data =
+        DataInput.open(dataOptions, input, "--input", inputLabels, "--input-labels", false);
     if (Files.exists(output) && !isEmptyDirectory(output)) {
       throw new IllegalArgumentException(
           "--output " + output + " already exists; choose a new directory");
     }
-    IdxFile imageFile = IdxFile.open(images);
-    java.util.List<Integer> shape = new java.util.ArrayList<>();
-    shape.add(1);
-    for (int d : imageFile.recordDims()) {
-      shape.add(d);
-    }
-    NetDefinition def = netOptions.definition(shape);
+    DataInput.Loading loading = data.setup(netOptions, dataOptions);
+    NetDefinition def = loading.def();
     String b =
         blob != null
             ? blob
@@ -109,21 +99,26 @@ public final class PredictCommand implements Callable<Integer> {
                 def.netText() != null ? def.netText() : def.solverText(), "the net definition");
     WeightCollection w = NetOptions.loadWeights(def, weights);
     SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet predict");
+    long written;
+    boolean labelled;
     try {
       if (Files.exists(output)) {
         Files.delete(output); // an empty directory: Spark wants to create it
       }
-      BatchInference.predict(spark, def, w, images, labels, netOptions.scale, b, workers)
+      labelled = data.labelled(dataOptions, spark);
+      BatchInference.predict(
+              spark, def, w, data.toRdd(spark, workers, loading, false, dataOptions), labelled, b)
           .write()
           .parquet(output.toString());
+      written = spark.read().parquet(output.toString()).count();
     } catch (IOException e) {
       throw new IllegalArgumentException("Cannot replace the empty directory " + output, e);
     } finally {
       spark.stop();
     }
     System.out.printf(
-        "Predicted %,d examples (blob '%s'%s) into %s%n",
-        imageFile.count(), b, labels == null ? ", no labels" : ", with labels", output);
+        "Predicted %,d examples (blob '%s'%s%s) into %s%n",
+        written, b, labelled ? ", with labels" : ", no labels", data.skippedReport(), output);
     return SparkNetCli.EXIT_OK;
   }
 

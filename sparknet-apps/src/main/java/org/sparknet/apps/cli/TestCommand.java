@@ -8,13 +8,11 @@ import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
-import org.sparknet.apps.data.IdxDataset;
-import org.sparknet.apps.data.IdxInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Tests a .caffemodel on IDX data on Spark and prints the test net's outputs. */
+/** Tests a .caffemodel on a dataset on Spark and prints the test net's outputs. */
 @Command(
     name = "test",
     mixinStandardHelpOptions = true,
@@ -39,14 +37,10 @@ public final class TestCommand implements Callable<Integer> {
   @Option(
       names = "--test-labels",
       paramLabel = "URI",
-      description = "Labels of --test (default: its name with images->labels, idx3->idx1).")
+      description = "idx: labels of --test (default: its name with images->labels, idx3->idx1).")
   String testLabels;
 
-  @Option(
-      names = "--format",
-      defaultValue = "idx",
-      description = "Data format; this build reads: idx (default).")
-  String format;
+  @Mixin DataOptions dataOptions = new DataOptions();
 
   @Option(
       names = "--workers",
@@ -61,17 +55,16 @@ public final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    IdxInput.checkFormat(format);
+    dataOptions.dataFormat();
     if (workers < 1) {
       throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
     }
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
-    Path images = IdxInput.file(test, "--test");
-    IdxDataset data =
-        IdxDataset.open(images, IdxInput.labels(images, testLabels, "--test-labels", true), 256);
-    NetDefinition def = netOptions.definition(data.sampleShape());
+    DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+    DataInput.Loading loading = data.setup(netOptions, dataOptions);
+    NetDefinition def = loading.def();
     SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet test");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -79,11 +72,11 @@ public final class TestCommand implements Callable<Integer> {
           TrainerConfig.builder().setNetDefinition(def).optWorkers(workers).optTau(1).build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.setWeights(NetOptions.loadWeights(def, weights));
-        trainer.setValidationData(data.toRdd(sc, workers, netOptions.scale));
+        trainer.setValidationData(data.toRdd(spark, workers, loading, false, dataOptions));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
-            "Test of %s on %,d examples: %s%n",
-            weights, data.count(), TrainCommand.format(metrics));
+            "Test of %s on %s examples%s: %s%n",
+            weights, data.describeCount(), data.skippedReport(), TrainCommand.format(metrics));
       }
     } finally {
       spark.stop();

@@ -15,15 +15,13 @@ import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
-import org.sparknet.apps.data.IdxDataset;
-import org.sparknet.apps.data.IdxInput;
 import org.sparknet.apps.plot.CurvePlot;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Trains any Caffe solver on IDX data with model averaging on Spark. */
+/** Trains any Caffe solver on IDX, CIFAR, image-folder or Parquet data with model averaging. */
 @Command(
     name = "train",
     mixinStandardHelpOptions = true,
@@ -45,17 +43,13 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(
       names = "--train-labels",
       paramLabel = "URI",
-      description = "Labels of --train (default: its name with images->labels, idx3->idx1).")
+      description = "idx: labels of --train (default: its name with images->labels, idx3->idx1).")
   String trainLabels;
 
-  @Option(names = "--test-labels", paramLabel = "URI", description = "Labels of --test.")
+  @Option(names = "--test-labels", paramLabel = "URI", description = "idx: labels of --test.")
   String testLabels;
 
-  @Option(
-      names = "--format",
-      defaultValue = "idx",
-      description = "Data format; this build reads: idx (default).")
-  String format;
+  @Mixin DataOptions dataOptions = new DataOptions();
 
   @Option(names = "--workers", required = true, description = "Workers (partitions).")
   int workers;
@@ -125,7 +119,7 @@ public final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     // Everything that can be checked before Spark starts is checked here (exit 2).
-    IdxInput.checkFormat(format);
+    dataOptions.dataFormat(); // a bad name fails first, naming the accepted ones
     if (workers < 1 || rounds < 1 || testInterval < 0) {
       throw new IllegalArgumentException(
           "--workers and --rounds must be >= 1 and --test-interval >= 0 (got workers="
@@ -137,21 +131,28 @@ public final class TrainCommand implements Callable<Integer> {
               + ")");
     }
     Averaging avg = averaging();
-    Path trainImages = IdxInput.file(train, "--train");
-    Path testImages = IdxInput.file(test, "--test");
-    IdxDataset trainSet =
-        IdxDataset.open(
-            trainImages, IdxInput.labels(trainImages, trainLabels, "--train-labels", true), 256);
-    IdxDataset testSet =
-        IdxDataset.open(
-            testImages, IdxInput.labels(testImages, testLabels, "--test-labels", true), 256);
+    DataInput trainSet =
+        DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
+    DataInput testSet =
+        DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+    if (trainSet.classes() != null && !trainSet.classes().equals(testSet.classes())) {
+      throw new IllegalArgumentException(
+          "--test folder "
+              + test
+              + " has the classes "
+              + testSet.classes()
+              + " but --train has "
+              + trainSet.classes()
+              + "; label indices come from the sorted class folder names, so they must match");
+    }
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
     if (netOptions.solver == null) {
       throw new IllegalArgumentException("train needs --solver FILE");
     }
-    NetDefinition def = netOptions.definition(trainSet.sampleShape());
+    DataInput.Loading loading = trainSet.setup(netOptions, dataOptions);
+    NetDefinition def = loading.def();
     Path finalModel = output.resolve("final.caffemodel");
     if (Files.exists(finalModel)) {
       throw new IllegalArgumentException(
@@ -185,21 +186,30 @@ public final class TrainCommand implements Callable<Integer> {
     TrainerConfig cfg = config.build();
     PrintStream out = System.out;
     out.printf(
-        "SparkNet train: %s on %,d training / %,d test examples; %s; %d rounds%n",
-        def.netText() != null ? "net" : "solver", trainSet.count(), testSet.count(), cfg, rounds);
+        "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %d rounds%n",
+        def.netText() != null ? "net" : "solver",
+        trainSet.describeCount(),
+        testSet.describeCount(),
+        trainSet.format().cliName(),
+        def.sampleShape(),
+        cfg,
+        rounds);
 
     SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet train");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      float scale = netOptions.scale;
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         if (trainer.round() > 0) {
           out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
         } else if (weights != null) {
           trainer.setWeights(NetOptions.loadWeights(def, weights));
         }
-        trainer.setTrainingData(trainSet.toRdd(sc, workers, scale));
-        trainer.setValidationData(testSet.toRdd(sc, workers, scale));
+        trainer.setTrainingData(trainSet.toRdd(spark, workers, loading, true, dataOptions));
+        trainer.setValidationData(testSet.toRdd(spark, workers, loading, false, dataOptions));
+        String skipped = trainSet.skippedReport() + testSet.skippedReport();
+        if (!skipped.isEmpty()) {
+          out.println(skipped.substring(2)); // drop the leading "; "
+        }
         List<Double> lossX = new ArrayList<>();
         List<Double> lossY = new ArrayList<>();
         List<Double> accX = new ArrayList<>();

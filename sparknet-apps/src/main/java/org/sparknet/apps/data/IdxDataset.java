@@ -83,8 +83,17 @@ public final class IdxDataset {
     return new IdxDataset(images, labels, numClasses);
   }
 
+  /** An images file without labels (for prediction): every example gets label -1. */
+  public static IdxDataset openUnlabelled(Path imagesFile) {
+    return new IdxDataset(IdxFile.open(imagesFile), null, 0);
+  }
+
   public int count() {
     return images.count();
+  }
+
+  public boolean labelled() {
+    return labels != null;
   }
 
   public int numClasses() {
@@ -103,7 +112,7 @@ public final class IdxDataset {
 
   /** Reads records {@code [from, to)} as examples, pixels multiplied by {@code scale}. */
   public List<Example> read(int from, int to, float scale) {
-    return read(images.path().toString(), labels.path().toString(), from, to, scale);
+    return read(images.path().toString(), labelsPath(), from, to, scale);
   }
 
   /**
@@ -116,7 +125,7 @@ public final class IdxDataset {
     }
     // Locals only: the closure must not capture this object.
     String imagesPath = images.path().toString();
-    String labelsPath = labels.path().toString();
+    String labelsPath = labelsPath();
     int n = count();
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     return sc.parallelize(shards, partitions)
@@ -151,7 +160,7 @@ public final class IdxDataset {
       throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
     }
     String imagesPath = images.path().toString();
-    String labelsPath = labels.path().toString();
+    String labelsPath = labelsPath();
     int n = to - from;
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     JavaRDD<Row> rows =
@@ -183,12 +192,16 @@ public final class IdxDataset {
     return spark.createDataFrame(rows, schema);
   }
 
+  private String labelsPath() {
+    return labels == null ? null : labels.path().toString();
+  }
+
   private static List<Example> read(
       String imagesPath, String labelsPath, int from, int to, float scale) {
     IdxFile images = IdxFile.open(Path.of(imagesPath));
-    IdxFile labels = IdxFile.open(Path.of(labelsPath));
     byte[] pixels = images.readRecords(from, to);
-    byte[] labelBytes = labels.readRecords(from, to);
+    byte[] labelBytes =
+        labelsPath == null ? null : IdxFile.open(Path.of(labelsPath)).readRecords(from, to);
     int size = images.recordSize();
     List<Example> out = new ArrayList<>(to - from);
     for (int r = 0; r < to - from; r++) {
@@ -196,7 +209,7 @@ public final class IdxDataset {
       for (int j = 0; j < size; j++) {
         features[j] = (pixels[r * size + j] & 0xff) * scale;
       }
-      out.add(new Example(features, labelBytes[r] & 0xff));
+      out.add(new Example(features, labelBytes == null ? -1 : labelBytes[r] & 0xff));
     }
     return out;
   }

@@ -3,8 +3,6 @@ package org.sparknet.apps.data;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * Where the CLI's IDX data lives: an images file given as a path or a {@code file:} URI, and its
@@ -12,22 +10,7 @@ import java.util.Locale;
  * train-labels-idx1-ubyte}, compressed or not) unless given.
  */
 public final class IdxInput {
-  /** The data formats this build reads. */
-  public static final List<String> FORMATS = List.of("idx");
-
   private IdxInput() {}
-
-  /** Rejects every format but IDX, naming the ones this build supports. */
-  public static void checkFormat(String format) {
-    if (!FORMATS.contains(format.toLowerCase(Locale.ROOT))) {
-      throw new IllegalArgumentException(
-          "--format "
-              + format
-              + " is not supported by this build; supported formats: "
-              + String.join(", ", FORMATS)
-              + " (MNIST-style IDX files, plain or .gz)");
-    }
-  }
 
   /** The local file {@code uri} names (a path or a file: URI); it must exist. */
   public static Path file(String uri, String option) {
@@ -39,7 +22,7 @@ public final class IdxInput {
           option
               + " "
               + uri
-              + ": only local paths and file: URIs are supported for --format idx (on a cluster,"
+              + ": only local paths and file: URIs are supported for local files (on a cluster,"
               + " put the files on a volume every worker mounts at the same path)");
     } else {
       p = Path.of(uri);

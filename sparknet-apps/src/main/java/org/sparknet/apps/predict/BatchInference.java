@@ -1,11 +1,9 @@
 package org.sparknet.apps.predict;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -18,21 +16,22 @@ import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.apps.data.IdxFile;
+import org.sparknet.api.data.Example;
 import org.sparknet.caffe.CaffeNet;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
+import scala.Tuple2;
 
 /**
- * Batch inference over IDX images on the executors: each partition reads its own range of records,
- * builds the net once (without the dry run, which the driver already did), loads the broadcast
- * weights and runs the TEST-phase net forward in batches of its input batch size (a last, partial
- * batch is padded with copies of its last record, whose outputs are dropped).
+ * Batch inference over a dataset on the executors: each partition (read on its executor by the data
+ * loader) builds the net once (without the dry run, which the driver already did), loads the
+ * broadcast weights and runs the TEST-phase net forward in batches of its input batch size (a last,
+ * partial batch is padded with copies of its last example, whose outputs are dropped).
  *
- * <p>Rows: {@code index} (record number, long), {@code label} (int, null without a labels file),
- * {@code prediction} (argmax of the blob, int) and the blob itself ({@code array<float>}, one
- * example's values).
+ * <p>Rows: {@code index} (example number, long), {@code label} (int, null without labels), {@code
+ * prediction} (argmax of the blob, int) and the blob itself ({@code array<float>}, one example's
+ * values).
  */
 public final class BatchInference {
   private static final List<String> SCORE_CONSUMERS =
@@ -80,49 +79,23 @@ public final class BatchInference {
   }
 
   /**
-   * Predicts every record of {@code images} (labels optional) in {@code partitions} partitions. The
-   * result is lazy: writing it runs the job.
+   * Predicts every example of {@code data}, numbered in RDD order; {@code labelled} says whether
+   * the examples' labels are real (else the label column is null). The result is lazy: writing it
+   * runs the job.
    */
   public static Dataset<Row> predict(
       SparkSession spark,
       NetDefinition def,
       WeightCollection weights,
-      Path images,
-      Path labels,
-      float scale,
-      String blob,
-      int partitions) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
-    }
-    IdxFile imageFile = IdxFile.open(images);
-    int n = imageFile.count();
-    if (labels != null && IdxFile.open(labels).count() != n) {
-      throw new IllegalArgumentException(
-          "Images file "
-              + images
-              + " has "
-              + n
-              + " records but labels file "
-              + labels
-              + " has "
-              + IdxFile.open(labels).count());
-    }
+      JavaRDD<Example> data,
+      boolean labelled,
+      String blob) {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<WeightCollection> bc = sc.broadcast(weights);
     // Locals only: the closure must not capture a session or this class.
-    String imagesPath = images.toString();
-    String labelsPath = labels == null ? null : labels.toString();
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     JavaRDD<Row> rows =
-        sc.parallelize(shards, partitions)
-            .flatMap(
-                shard -> {
-                  int from = (int) ((long) n * shard / partitions);
-                  int to = (int) ((long) n * (shard + 1) / partitions);
-                  return partition(def, bc.value(), imagesPath, labelsPath, from, to, scale, blob)
-                      .iterator();
-                });
+        data.zipWithIndex()
+            .mapPartitions(it -> partition(def, bc.value(), it, labelled, blob).iterator());
     StructType schema =
         new StructType()
             .add("index", DataTypes.LongType, false)
@@ -135,52 +108,55 @@ public final class BatchInference {
   private static List<Row> partition(
       NetDefinition def,
       WeightCollection weights,
-      String imagesPath,
-      String labelsPath,
-      int from,
-      int to,
-      float scale,
+      Iterator<Tuple2<Example, Long>> examples,
+      boolean labelled,
       String blob) {
-    List<Row> out = new ArrayList<>(to - from);
-    if (from == to) {
+    List<Row> out = new ArrayList<>();
+    if (!examples.hasNext()) {
       return out;
     }
-    IdxFile images = IdxFile.open(Path.of(imagesPath));
-    byte[] pixels = images.readRecords(from, to);
-    byte[] labels =
-        labelsPath == null ? null : IdxFile.open(Path.of(labelsPath)).readRecords(from, to);
-    int size = images.recordSize();
     try (CaffeNet net = CaffeNet.create(def, false)) {
       net.setWeights(weights);
       Map<String, Shape> inputs = net.inputShapes(Phase.TEST);
       String dataBlob = inputs.containsKey("data") ? "data" : inputs.keySet().iterator().next();
       Shape in = inputs.get(dataBlob);
       int batch = in.dim(0);
-      long perRow = in.size() / batch;
-      if (perRow != size) {
-        throw new IllegalArgumentException(
-            "Blob '"
-                + dataBlob
-                + "' of shape "
-                + in
-                + " expects "
-                + perRow
-                + " floats per example but "
-                + imagesPath
-                + " has "
-                + size
-                + " per record; fix --sample-shape or the net's input shape");
-      }
+      int size = (int) (in.size() / batch);
       float[] features = new float[batch * size];
       float[] labelBuffer = new float[batch];
-      for (int done = 0; done < to - from; done += batch) {
-        int fresh = Math.min(batch, to - from - done);
-        for (int r = 0; r < batch; r++) {
-          int rec = done + Math.min(r, fresh - 1);
-          for (int j = 0; j < size; j++) {
-            features[r * size + j] = (pixels[rec * size + j] & 0xff) * scale;
+      long[] index = new long[batch];
+      float[] labels = new float[batch];
+      while (examples.hasNext()) {
+        int fresh = 0;
+        while (fresh < batch && examples.hasNext()) {
+          Tuple2<Example, Long> t = examples.next();
+          float[] f = t._1().features();
+          if (f.length != size) {
+            throw new IllegalArgumentException(
+                "Blob '"
+                    + dataBlob
+                    + "' of shape "
+                    + in
+                    + " expects "
+                    + size
+                    + " floats per example but example "
+                    + t._2()
+                    + " has "
+                    + f.length
+                    + "; fix --sample-shape, the image size or the net's input shape");
           }
-          labelBuffer[r] = labels == null ? 0 : labels[rec] & 0xff;
+          System.arraycopy(f, 0, features, fresh * size, size);
+          labels[fresh] = t._1().label();
+          index[fresh] = t._2();
+          fresh++;
+        }
+        // pad a last, partial batch with copies of its last example; their outputs are dropped
+        for (int r = fresh; r < batch; r++) {
+          System.arraycopy(features, (fresh - 1) * size, features, r * size, size);
+          labels[r] = labels[fresh - 1];
+        }
+        for (int r = 0; r < batch; r++) {
+          labelBuffer[r] = labelled ? labels[r] : 0;
         }
         Map<String, NDArray> result =
             net.forward(
@@ -211,10 +187,7 @@ public final class BatchInference {
         for (int r = 0; r < fresh; r++) {
           float[] row = new float[per];
           System.arraycopy(values, r * per, row, 0, per);
-          int rec = done + r;
-          out.add(
-              RowFactory.create(
-                  (long) from + rec, labels == null ? null : labels[rec] & 0xff, argmax(row), row));
+          out.add(RowFactory.create(index[r], labelled ? (int) labels[r] : null, argmax(row), row));
         }
       }
     }

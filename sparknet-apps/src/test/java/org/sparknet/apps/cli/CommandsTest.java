@@ -137,8 +137,8 @@ class CommandsTest {
 
   @Test
   void unsupportedFormatsSayWhichOnesThisBuildReads() {
-    Result r = trainWith(solver, train(), "--format", "cifar");
-    assertOneLineExitTwo(r, "supported formats: idx");
+    Result r = trainWith(solver, train(), "--format", "tiff");
+    assertOneLineExitTwo(r, "supported formats: idx, cifar, cifar100, images, parquet");
   }
 
   @Test

@@ -76,6 +76,160 @@ public final class CliFixtures {
     }
   }
 
+  /** The first {@code n} Fashion-MNIST training images and labels (784 bytes each, then labels). */
+  public static byte[][] fashionMnistTrain(int n) {
+    FashionMnist fm = FashionMnist.locate(null);
+    Path dir = fm.dir();
+    Path images = dir.resolve("train-images-idx3-ubyte.gz");
+    Path labels = dir.resolve("train-labels-idx1-ubyte.gz");
+    if (!Files.exists(images)) {
+      images = dir.resolve("train-images-idx3-ubyte");
+      labels = dir.resolve("train-labels-idx1-ubyte");
+    }
+    return new byte[][] {
+      IdxFile.open(images).readRecords(0, n), IdxFile.open(labels).readRecords(0, n)
+    };
+  }
+
+  /**
+   * Writes a CIFAR-format binary batch made from real images: Fashion-MNIST training images {@code
+   * [from, from + n)}, 28x28 grey centred in 32x32 and tinted (record i gets one of three colour
+   * tints, so the three planes differ), with their labels. No CIFAR data is reachable here; this is
+   * the stand-in. For CIFAR-100 the coarse label is the Fashion-MNIST class and the fine label
+   * class * 10 + i % 10.
+   */
+  public static Path cifarBatch(Path file, int from, int n, boolean cifar100) throws IOException {
+    byte[][] fm = fashionMnistTrain(from + n);
+    float[][] tints = {{1f, 0.6f, 0.3f}, {0.3f, 1f, 0.6f}, {0.6f, 0.3f, 1f}};
+    int labelBytes = cifar100 ? 2 : 1;
+    byte[] out = new byte[n * (labelBytes + 3072)];
+    for (int i = 0; i < n; i++) {
+      int rec = from + i;
+      int off = i * (labelBytes + 3072);
+      int label = fm[1][rec] & 0xff;
+      if (cifar100) {
+        out[off] = (byte) label;
+        out[off + 1] = (byte) (label * 10 + rec % 10);
+      } else {
+        out[off] = (byte) label;
+      }
+      float[] tint = tints[rec % 3];
+      for (int c = 0; c < 3; c++) {
+        for (int y = 0; y < 28; y++) {
+          for (int x = 0; x < 28; x++) {
+            int v = fm[0][rec * 784 + y * 28 + x] & 0xff;
+            out[off + labelBytes + c * 1024 + (y + 2) * 32 + (x + 2)] =
+                (byte) Math.round(v * tint[c]);
+          }
+        }
+      }
+    }
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.write(file, out);
+    return file;
+  }
+
+  /**
+   * Writes a folder of class subfolders made from real images: for each of {@code classes}
+   * (Fashion-MNIST labels, the folder named {@code class_<label>}), the first {@code perClass}
+   * training images of that class, resized to {@code size x size}, alternately as PNG and JPEG.
+   */
+  public static Path imageFolder(Path root, int[] classes, int perClass, int size)
+      throws IOException {
+    byte[][] fm = fashionMnistTrain(2000);
+    for (int cls : classes) {
+      Path dir = Files.createDirectories(root.resolve("class_" + cls));
+      int written = 0;
+      for (int rec = 0; rec < 2000 && written < perClass; rec++) {
+        if ((fm[1][rec] & 0xff) != cls) {
+          continue;
+        }
+        java.awt.image.BufferedImage grey =
+            new java.awt.image.BufferedImage(28, 28, java.awt.image.BufferedImage.TYPE_BYTE_GRAY);
+        byte[] px = ((java.awt.image.DataBufferByte) grey.getRaster().getDataBuffer()).getData();
+        System.arraycopy(fm[0], rec * 784, px, 0, 784);
+        java.awt.image.BufferedImage big =
+            new java.awt.image.BufferedImage(
+                size, size, java.awt.image.BufferedImage.TYPE_3BYTE_BGR);
+        java.awt.Graphics2D g = big.createGraphics();
+        g.setRenderingHint(
+            java.awt.RenderingHints.KEY_INTERPOLATION,
+            java.awt.RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+        g.drawImage(grey, 0, 0, size, size, null);
+        g.dispose();
+        String fmt = written % 2 == 0 ? "png" : "jpg";
+        javax.imageio.ImageIO.write(big, fmt, dir.resolve("img" + rec + "." + fmt).toFile());
+        written++;
+      }
+    }
+    return root;
+  }
+
+  /**
+   * Lays out an app's unchanged Caffe files from sparknet-apps' resources as Caffe's examples do:
+   * the solver in {@code dir}, the net where the solver's relative {@code net:} names it; returns
+   * the solver. {@code app} is "cifar10" (CIFAR-10 quick) or "caffenet".
+   */
+  public static Path appSolver(String app, Path dir) throws IOException {
+    String base = "/org/sparknet/apps/" + app + "/";
+    if (app.equals("cifar10")) {
+      copyResource(
+          base + "cifar10_quick_train_test.prototxt",
+          dir.resolve("examples/cifar10/cifar10_quick_train_test.prototxt"));
+      return copyResource(
+          base + "cifar10_quick_solver.prototxt", dir.resolve("cifar10_quick_solver.prototxt"));
+    }
+    copyResource(
+        base + "caffenet_train_val.prototxt",
+        dir.resolve("models/bvlc_reference_caffenet/train_val.prototxt"));
+    return copyResource(base + "caffenet_solver.prototxt", dir.resolve("caffenet_solver.prototxt"));
+  }
+
+  /**
+   * Writes a Caffe mean file (binary BlobProto) as Caffe's compute_image_mean does: num 1,
+   * channels, height, width (fields 1-4) and the packed float data (field 5).
+   */
+  public static Path meanFile(Path file, int c, int h, int w, float[] data) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int[][] dims = {{1, 1}, {2, c}, {3, h}, {4, w}};
+    for (int[] d : dims) {
+      varint(out, d[0] << 3);
+      varint(out, d[1]);
+    }
+    varint(out, (5 << 3) | 2);
+    varint(out, data.length * 4);
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.allocate(data.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (float v : data) {
+      b.putFloat(v);
+    }
+    out.write(b.array());
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.write(file, out.toByteArray());
+    return file;
+  }
+
+  /** Appends a protobuf varint. */
+  public static void varint(ByteArrayOutputStream out, long v) {
+    while ((v & ~0x7fL) != 0) {
+      out.write((int) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
+  }
+
+  /** Copies a test resource to {@code to}. */
+  public static Path copyResource(String resource, Path to) throws IOException {
+    Files.createDirectories(to.toAbsolutePath().getParent());
+    try (InputStream in = CliFixtures.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("Resource " + resource + " missing");
+      }
+      Files.copy(in, to);
+    }
+    return to;
+  }
+
   /** The CLI's exit code and what it printed. */
   public record Result(int exit, String out, String err) {
     @Override

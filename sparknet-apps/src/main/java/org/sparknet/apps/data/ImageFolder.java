@@ -1,0 +1,220 @@
+package org.sparknet.apps.data;
+
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferByte;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+import org.sparknet.api.data.Example;
+
+/**
+ * A folder of images, one subfolder per class, as Caffe's ImageNet examples lay them out: class
+ * subfolders sorted by name give the label indices 0, 1, ...; each holds JPEG, PNG, BMP or GIF
+ * files (other files are ignored). A folder with image files and no subfolders is read as
+ * unlabelled images (for predict).
+ *
+ * <p>The listing is made and checked on the driver; the images are decoded on the executors
+ * (javax.imageio), resized to the net's input (bilinear), turned into Caffe's layout (BGR channel
+ * order, channels x height x width, values 0-255 times a scale) and cropped/mirrored by an {@link
+ * ImageTransform}. Undecodable files fail with the file named, or are skipped and counted.
+ */
+public final class ImageFolder {
+  private static final List<String> EXTENSIONS = List.of(".jpg", ".jpeg", ".png", ".bmp", ".gif");
+
+  private final Path root;
+  private final List<String> classes;
+
+  /** "label\tpath" per image: plain strings cross the wire without Kryo registrations. */
+  private final List<String> entries;
+
+  private ImageFolder(Path root, List<String> classes, List<String> entries) {
+    this.root = root;
+    this.classes = classes;
+    this.entries = entries;
+  }
+
+  /** Lists and checks {@code root}. */
+  public static ImageFolder open(Path root) {
+    if (!Files.isDirectory(root)) {
+      throw new IllegalArgumentException(
+          "Image folder " + root + " does not exist or is not a directory");
+    }
+    List<Path> subdirs = list(root).stream().filter(Files::isDirectory).sorted().toList();
+    List<String> entries = new ArrayList<>();
+    List<String> classes = new ArrayList<>();
+    if (subdirs.isEmpty()) {
+      for (Path img : images(root)) {
+        entries.add("-1\t" + img);
+      }
+      if (entries.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Image folder "
+                + root
+                + " has neither class subfolders nor images ("
+                + String.join(", ", EXTENSIONS)
+                + ")");
+      }
+      return new ImageFolder(root, List.of(), entries);
+    }
+    for (Path dir : subdirs) {
+      List<Path> imgs = images(dir);
+      if (imgs.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Class folder "
+                + dir
+                + " holds no images ("
+                + String.join(", ", EXTENSIONS)
+                + "); every class needs at least one, or remove the folder");
+      }
+      int label = classes.size();
+      classes.add(dir.getFileName().toString());
+      for (Path img : imgs) {
+        entries.add(label + "\t" + img);
+      }
+    }
+    return new ImageFolder(root, List.copyOf(classes), entries);
+  }
+
+  private static List<Path> list(Path dir) {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot list folder " + dir + ": " + e, e);
+    }
+  }
+
+  private static List<Path> images(Path dir) {
+    return list(dir).stream()
+        .filter(Files::isRegularFile)
+        .filter(
+            p -> {
+              String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+              return EXTENSIONS.stream().anyMatch(n::endsWith);
+            })
+        .sorted()
+        .toList();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** Class names in label order; empty for a folder of unlabelled images. */
+  public List<String> classes() {
+    return classes;
+  }
+
+  public boolean labelled() {
+    return !classes.isEmpty();
+  }
+
+  public int count() {
+    return entries.size();
+  }
+
+  /**
+   * The images as an RDD of {@code partitions} partitions, decoded on the executors into {@code 3 x
+   * height x width} BGR floats times {@code scale}, then transformed. Unlabelled images get label
+   * -1. With {@code skipped} non-null, undecodable images are left out and counted there; otherwise
+   * the first one fails the job naming the file.
+   */
+  public JavaRDD<Example> toRdd(
+      JavaSparkContext sc,
+      int partitions,
+      int height,
+      int width,
+      float scale,
+      ImageTransform transform,
+      LongAccumulator skipped) {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
+    }
+    if (height < 1 || width < 1) {
+      throw new IllegalArgumentException(
+          "Image size must be positive but was " + height + "x" + width);
+    }
+    transform.check(height, width, "folder " + root);
+    int n = entries.size();
+    return sc.parallelize(entries, Math.min(partitions, n))
+        .mapPartitionsWithIndex(
+            (p, it) -> {
+              // the global index of the partition's first image seeds its crops
+              long first = (long) n * p / Math.min(partitions, n);
+              List<Example> out = new ArrayList<>();
+              long i = first;
+              while (it.hasNext()) {
+                String e = it.next();
+                int tab = e.indexOf('\t');
+                int label = Integer.parseInt(e.substring(0, tab));
+                String path = e.substring(tab + 1);
+                float[] chw = decode(path, height, width, scale, skipped != null);
+                if (chw == null) {
+                  skipped.add(1);
+                } else {
+                  out.add(new Example(transform.apply(chw, 3, height, width, i), label));
+                }
+                i++;
+              }
+              return out.iterator();
+            },
+            true);
+  }
+
+  /**
+   * Decodes {@code path} into 3 x height x width BGR floats times {@code scale}; null for an
+   * undecodable file when {@code lenient}, otherwise an error naming it.
+   */
+  public static float[] decode(String path, int height, int width, float scale, boolean lenient) {
+    BufferedImage src;
+    String why;
+    try {
+      src = ImageIO.read(new File(path));
+      why = src == null ? "no JPEG/PNG/BMP/GIF reader recognises its content" : null;
+    } catch (IOException | RuntimeException e) {
+      src = null;
+      why = e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+    if (src == null) {
+      if (lenient) {
+        return null;
+      }
+      throw new IllegalArgumentException(
+          "Cannot decode image "
+              + path
+              + ": "
+              + why
+              + "; fix or remove it, or pass --skip-bad-images to skip and count such files");
+    }
+    BufferedImage bgr = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
+    Graphics2D g = bgr.createGraphics();
+    try {
+      g.setRenderingHint(
+          RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+      g.drawImage(src, 0, 0, width, height, null);
+    } finally {
+      g.dispose();
+    }
+    // TYPE_3BYTE_BGR stores B, G, R per pixel: exactly Caffe's channel order.
+    byte[] px = ((DataBufferByte) bgr.getRaster().getDataBuffer()).getData();
+    int plane = height * width;
+    float[] out = new float[3 * plane];
+    for (int i = 0; i < plane; i++) {
+      for (int c = 0; c < 3; c++) {
+        out[c * plane + i] = (px[i * 3 + c] & 0xff) * scale;
+      }
+    }
+    return out;
+  }
+}
