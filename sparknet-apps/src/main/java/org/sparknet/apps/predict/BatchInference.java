@@ -111,8 +111,9 @@ public final class BatchInference {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<WeightCollection> bc = sc.broadcast(weights);
     // Locals only: the closure must not capture a session or this class.
-    String imagesPath = images.toString();
-    String labelsPath = labels == null ? null : labels.toString();
+    // Absolute: executors do not share the driver's working directory.
+    String imagesPath = images.toAbsolutePath().toString();
+    String labelsPath = labels == null ? null : labels.toAbsolutePath().toString();
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     JavaRDD<Row> rows =
         sc.parallelize(shards, partitions)
