@@ -417,6 +417,15 @@ public final class SparkNetTrainer implements AutoCloseable {
       }
     }
     driverCombineNanos += System.nanoTime() - c1;
+    if (!total.restartedPartitions().isEmpty()) {
+      LOG.warn(
+          "Round {}: the solver of partition(s) {} restarted (momentum and iteration from zero):"
+              + " the task ran on a new executor (one was lost) or a stale net (a retried or"
+              + " speculative copy); training goes on, but no longer bit for bit as an"
+              + " undisturbed run",
+          r,
+          total.restartedPartitions());
+    }
     weights = next;
     round = r;
     iteration += total.maxSteps();

@@ -55,6 +55,9 @@ class ClusterFaultsIT {
   private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
   private static final Pattern RESUMED = Pattern.compile("Resumed from round (\\d+)");
 
+  /** The trainer's warning when a partition's solver could not continue (SparkNetTrainer). */
+  private static final String RESTARTED = "restarted (momentum and iteration from zero)";
+
   private StandaloneCluster cluster;
   private Path jar;
   private Path data;
@@ -125,6 +128,7 @@ class ClusterFaultsIT {
     Arrays.fill(fed, (long) ROUNDS * TAU * BATCH);
     assertArrayEquals(fed, r.examplesFed());
     assertTrue(r.accuracy() > 0.7, "LeNet learned too little: " + r.accuracy());
+    assertFalse(r.log.contains(RESTARTED), r.log);
   }
 
   @Test
@@ -143,6 +147,7 @@ class ClusterFaultsIT {
     assertTrue(
         r.log.contains("ExecutorLostFailure"),
         "no task was lost with the killed executor " + busy.pid() + ":\n" + r.log);
+    assertTrue(r.log.contains(RESTARTED), "the lost partition's solver restart is reported");
     assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a retried task counted twice");
     assertArrayEquals(ref.examplesFed(), r.examplesFed());
     assertEquals(
@@ -174,6 +179,7 @@ class ClusterFaultsIT {
     Matcher m = RESUMED.matcher(r.log);
     assertTrue(m.find(), r.log);
     assertEquals(complete, Integer.parseInt(m.group(1)));
+    assertFalse(r.log.contains(RESTARTED), "the solver states came from the checkpoint");
     assertArrayEquals(ref.weights(), r.weights(), "resumed weights differ from uninterrupted");
     assertArrayEquals(ref.examplesFed(), r.examplesFed());
   }
@@ -200,6 +206,7 @@ class ClusterFaultsIT {
     assertTrue(
         Pattern.compile("Starting task \\d+\\.1 ").matcher(r.log).find(),
         "no speculative copy was started:\n" + r.log);
+    assertFalse(r.log.contains(RESTARTED), "a copy on a stale net won a round:\n" + r.log);
     assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
     assertArrayEquals(ref.examplesFed(), r.examplesFed());
     assertArrayEquals(ref.weights(), r.weights(), "weights differ with speculation on");
@@ -217,6 +224,7 @@ class ClusterFaultsIT {
     assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
     Run r = new Run(out, out.resolve("checkpoints"), driver.output());
     assertTrue(r.log.contains(String.format("round %3d/%d", ROUNDS, ROUNDS)), r.log);
+    assertTrue(r.log.contains(RESTARTED), "the lost partition's solver restart is reported");
     assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
     assertArrayEquals(ref.examplesFed(), r.examplesFed());
     assertEquals(ref.accuracy(), r.accuracy(), 0.02, "accuracy on one worker vs two");
