@@ -23,7 +23,9 @@ public interface Net extends AutoCloseable {
 
   /**
    * Runs {@code numSteps} solver iterations. Before each, {@code feeder} fills the train-phase
-   * inputs. Returns the mean training loss over the steps.
+   * inputs. Returns the mean training loss over the steps, or NaN when a step left the loss or the
+   * weights non-finite: an engine stops stepping there (further steps on NaN weights can corrupt
+   * native memory) and the caller treats the net as diverged.
    */
   float train(int numSteps, BatchFeeder feeder);
 

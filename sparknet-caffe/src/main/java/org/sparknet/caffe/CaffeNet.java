@@ -77,7 +77,10 @@ public final class CaffeNet implements Net {
   private final List<LossTerm> lossTerms;
   private final List<String> testOutputs;
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
+  private static final List<Object> QUARANTINE = Collections.synchronizedList(new ArrayList<>());
   private boolean closed;
+  private boolean diverged;
+  private List<Integer> poolingLayers; // indices of the train net's Pooling layers, found lazily
 
   private record ParamInfo(String layer, int paramIndex, Shape shape) {}
 
@@ -274,7 +277,16 @@ public final class CaffeNet implements Net {
       for (int i = 0; i < numSteps; i++) {
         feed(net, Phase.TRAIN, feeder);
         solver.Step(1);
-        sum += loss(net);
+        double loss = loss(net);
+        sum += loss;
+        // Diverged: stop and report NaN. Stepping on would make it worse, and it may already be
+        // too late: Caffe's max pooling leaves its argmax at -1 for a window of NaNs and the
+        // backward pass then adds to the float before the blob, over malloc's chunk header (a
+        // diverged LeNet crashed the JVM in free() when the net was closed). See close().
+        if (!Double.isFinite(loss) || !paramsFinite(net) || !poolingInputsFinite(net)) {
+          diverged = true;
+          return Float.NaN;
+        }
       }
       return numSteps == 0 ? Float.NaN : (float) (sum / numSteps);
     }
@@ -781,6 +793,51 @@ public final class CaffeNet implements Net {
     }
   }
 
+  /**
+   * Whether the inputs of every Pooling layer are finite after the last step. A window of NaN or
+   * -Infinity leaves max pooling's argmax at -1, and its backward pass (already run) then wrote
+   * before its bottom blob: the net must be treated as diverged even when the loss stayed finite.
+   */
+  private boolean poolingInputsFinite(FloatNet net) {
+    if (poolingLayers == null) {
+      List<Integer> found = new ArrayList<>();
+      FloatLayerSharedVector layers = net.layers();
+      for (int i = 0; i < layers.size(); i++) {
+        if ("Pooling".equals(layers.get(i).type().getString())) {
+          found.add(i);
+        }
+      }
+      poolingLayers = List.copyOf(found);
+    }
+    for (int i : poolingLayers) {
+      FloatBlob b = net.bottom_vecs().get(i).get(0);
+      int n = b.count();
+      FloatBuffer d = b.cpu_data().capacity(n).asBuffer();
+      for (int j = 0; j < n; j++) {
+        if (!Float.isFinite(d.get(j))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Whether every learnable parameter value is finite (read in place, no copy). */
+  private boolean paramsFinite(FloatNet net) {
+    FloatBlobSharedVector all = net.params();
+    for (ParamInfo p : params) {
+      FloatBlob b = all.get(p.paramIndex());
+      int n = b.count();
+      FloatBuffer d = b.cpu_data().capacity(n).asBuffer();
+      for (int i = 0; i < n; i++) {
+        if (!Float.isFinite(d.get(i))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   private double loss(FloatNet net) {
     double loss = 0;
     for (LossTerm t : lossTerms) {
@@ -941,9 +998,27 @@ public final class CaffeNet implements Net {
       return;
     }
     closed = true;
+    if (diverged) {
+      // Its heap may be corrupted (see train): freeing it aborts the JVM, so its native memory (a
+      // few times the parameter bytes plus one batch of activations) is leaked on purpose, held
+      // by a static list so that no garbage-collector-driven deallocation frees it either.
+      QUARANTINE.add(testNet);
+      QUARANTINE.add(solver);
+      QUARANTINE.add(transforms);
+      return;
+    }
     transforms.close();
     testNet.close();
     solver.close();
+  }
+
+  /**
+   * Whether a training step produced a non-finite loss or weights. Such a net is not freed by
+   * {@link #close()} (its native heap may be corrupted by Caffe's pooling layers); its memory is
+   * leaked instead of risking an abort of the JVM.
+   */
+  public boolean diverged() {
+    return diverged;
   }
 
   @Override

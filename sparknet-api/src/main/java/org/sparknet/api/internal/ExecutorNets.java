@@ -31,6 +31,7 @@ public final class ExecutorNets {
   public static final class Slot {
     private final Net net;
     private long initializedToken = -1;
+    private int lastRound = -1;
     private final long buildMillis;
 
     private Slot(Net net, long buildMillis) {
@@ -53,6 +54,18 @@ public final class ExecutorNets {
 
     public void markInitialized(long token) {
       initializedToken = token;
+    }
+
+    /**
+     * The last training round this net completed (-1: none). A round's task continues the solver
+     * (momentum, iteration) only on the net that ran the round before.
+     */
+    public int lastRound() {
+      return lastRound;
+    }
+
+    public void markRound(int round) {
+      lastRound = round;
     }
 
     /** Time it took to build the net (reported by the first round that used it). */

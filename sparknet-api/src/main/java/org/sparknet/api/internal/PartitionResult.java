@@ -20,6 +20,7 @@ public final class PartitionResult implements Serializable {
   final long setupMillis;
   final long computeMillis;
   final long extractMillis;
+  final boolean solverRestarted;
 
   PartitionResult(
       int partition,
@@ -32,6 +33,37 @@ public final class PartitionResult implements Serializable {
       long setupMillis,
       long computeMillis,
       long extractMillis) {
+    this(
+        partition,
+        examples,
+        steps,
+        lossSum,
+        values,
+        weight,
+        divergence,
+        setupMillis,
+        computeMillis,
+        extractMillis,
+        false);
+  }
+
+  /**
+   * @param solverRestarted the partition's solver did not continue from the previous round (it ran
+   *     on a new or stale net: momentum and iteration started over)
+   */
+  PartitionResult(
+      int partition,
+      long examples,
+      long steps,
+      double lossSum,
+      float[] values,
+      double weight,
+      String divergence,
+      long setupMillis,
+      long computeMillis,
+      long extractMillis,
+      boolean solverRestarted) {
+    this.solverRestarted = solverRestarted;
     this.partition = partition;
     this.examples = examples;
     this.steps = steps;

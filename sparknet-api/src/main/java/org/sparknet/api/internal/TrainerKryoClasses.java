@@ -123,6 +123,7 @@ final class TrainerKryoClasses {
       out.writeLong(r.setupMillis);
       out.writeLong(r.computeMillis);
       out.writeLong(r.extractMillis);
+      out.writeBoolean(r.solverRestarted);
     }
 
     @Override
@@ -143,7 +144,8 @@ final class TrainerKryoClasses {
           in.readString(),
           in.readLong(),
           in.readLong(),
-          in.readLong());
+          in.readLong(),
+          in.readBoolean());
     }
   }
 

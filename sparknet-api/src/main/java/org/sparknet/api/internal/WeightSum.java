@@ -26,6 +26,7 @@ public final class WeightSum implements Serializable {
   int divergedPartition = -1;
   String divergence;
   long[] examplesByPartition = new long[0];
+  int[] restartsByPartition = new int[0];
 
   public WeightSum() {}
 
@@ -34,6 +35,12 @@ public final class WeightSum implements Serializable {
     maxSetupMillis = Math.max(maxSetupMillis, r.setupMillis);
     maxComputeMillis = Math.max(maxComputeMillis, r.computeMillis);
     maxExtractMillis = Math.max(maxExtractMillis, r.extractMillis);
+    if (r.solverRestarted) {
+      if (r.partition >= restartsByPartition.length) {
+        restartsByPartition = java.util.Arrays.copyOf(restartsByPartition, r.partition + 1);
+      }
+      restartsByPartition[r.partition]++;
+    }
     if (r.divergence != null) {
       noteDivergence(r.partition, r.divergence);
       return this;
@@ -75,6 +82,13 @@ public final class WeightSum implements Serializable {
     maxSetupMillis = Math.max(maxSetupMillis, o.maxSetupMillis);
     maxComputeMillis = Math.max(maxComputeMillis, o.maxComputeMillis);
     maxExtractMillis = Math.max(maxExtractMillis, o.maxExtractMillis);
+    if (o.restartsByPartition.length > restartsByPartition.length) {
+      restartsByPartition =
+          java.util.Arrays.copyOf(restartsByPartition, o.restartsByPartition.length);
+    }
+    for (int p = 0; p < o.restartsByPartition.length; p++) {
+      restartsByPartition[p] += o.restartsByPartition[p];
+    }
     if (o.divergence != null) {
       noteDivergence(o.divergedPartition, o.divergence);
     }
@@ -130,6 +144,17 @@ public final class WeightSum implements Serializable {
   /** Examples fed by partition {@code p} (0 when it sent nothing). */
   public long examplesOf(int p) {
     return p < examplesByPartition.length ? examplesByPartition[p] : 0;
+  }
+
+  /** Partitions whose solver started over in this round (see {@link PartitionResult}). */
+  public java.util.List<Integer> restartedPartitions() {
+    java.util.List<Integer> out = new java.util.ArrayList<>();
+    for (int p = 0; p < restartsByPartition.length; p++) {
+      if (restartsByPartition[p] > 0) {
+        out.add(p);
+      }
+    }
+    return out;
   }
 
   public boolean hasValues() {

@@ -77,12 +77,22 @@ public final class WorkerRound {
         net.setWeights(t.layout().toCollection(centre));
         slot.markInitialized(t.weightsToken());
       }
+      boolean restored = false;
       if (solverStates != null) {
         SolverState[] all = solverStates.value();
         if (partition < all.length && all[partition] != null) {
           net.setSolverState(all[partition]);
+          restored = true;
         }
       }
+      // The solver continues only where this net ran the previous round (or was just restored, or
+      // this is round 1). Otherwise this task runs on a new executor (the old one was lost) or on
+      // a stale net (a speculative copy, a retry): its momentum and iteration start over.
+      boolean restarted =
+          net.hasSolverState()
+              && !restored
+              && slot.lastRound() != t.round() - 1
+              && !(built[0] && t.round() == 1);
       long t1 = System.nanoTime();
       ShardFeeder feeder =
           new ShardFeeder(
@@ -105,6 +115,7 @@ public final class WorkerRound {
         lossSum = perStepSum / steps * feeder.examplesFed();
       }
       long t2 = System.nanoTime();
+      slot.markRound(t.round());
       long examples = feeder.examplesFed();
       float[] w = t.layout().flatten(net.getWeights());
       String divergence = null;
@@ -146,7 +157,8 @@ public final class WorkerRound {
                   divergence,
                   (t1 - t0) / 1_000_000,
                   (t2 - t1) / 1_000_000,
-                  (t3 - t2) / 1_000_000))
+                  (t3 - t2) / 1_000_000,
+                  restarted))
           .iterator();
     }
   }

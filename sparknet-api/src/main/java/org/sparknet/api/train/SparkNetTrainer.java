@@ -119,8 +119,8 @@ public final class SparkNetTrainer implements AutoCloseable {
    * Builds the driver's net (its initial weights are the starting point) and, when the checkpoint
    * directory holds a checkpoint of the same net, resumes from it.
    *
-   * @throws IllegalArgumentException when the definition is bad or its data blob is missing
-   * @throws IllegalStateException when the checkpoint belongs to another net or worker count
+   * @throws IllegalArgumentException when the definition is bad or its data blob is missing, or
+   *     when the checkpoint directory holds a checkpoint of another net or worker count
    */
   public SparkNetTrainer(JavaSparkContext sc, TrainerConfig cfg) {
     this.sc = Objects.requireNonNull(sc, "sc");
@@ -166,8 +166,9 @@ public final class SparkNetTrainer implements AutoCloseable {
     if (c == null) {
       return;
     }
+    // A checkpoint that does not fit is bad input (the directory given), not a trainer misuse.
     if (!c.fingerprint().equals(fingerprint)) {
-      throw new IllegalStateException(
+      throw new IllegalArgumentException(
           "The checkpoint of round "
               + c.round()
               + " in "
@@ -176,11 +177,11 @@ public final class SparkNetTrainer implements AutoCloseable {
               + " or the same definition");
     }
     if (!c.layout().equals(layout)) {
-      throw new IllegalStateException(
+      throw new IllegalArgumentException(
           "The checkpoint in " + dir + " holds " + c.layout() + " but the net has " + layout);
     }
     if (c.positions().length != workers) {
-      throw new IllegalStateException(
+      throw new IllegalArgumentException(
           "The checkpoint in "
               + dir
               + " was written with "
@@ -247,6 +248,20 @@ public final class SparkNetTrainer implements AutoCloseable {
         examples.getNumPartitions() == workers ? examples : examples.repartition(workers);
     JavaRDD<DataShard> shards = pack(parts, featureSize, source, inputDescription);
     long[] counts = counts(shards);
+    long total = sum(counts);
+    int batch = driverNet.inputShapes(Phase.TRAIN).get(cfg.dataBlob()).dim(0);
+    if (total < batch) {
+      shards.unpersist(false);
+      throw new IllegalArgumentException(
+          (total == 0
+                  ? "The training data is empty (" + counts.length + " partitions, 0 examples)"
+                  : "The training data has "
+                      + total
+                      + " examples, fewer than one batch of "
+                      + inputDescription
+                      + "; every step would repeat examples")
+              + "; give more data or lower the net's training batch size");
+    }
     if (training != null) {
       training.unpersist(false);
     }
@@ -259,7 +274,10 @@ public final class SparkNetTrainer implements AutoCloseable {
   private SparkNetTrainer setValidation(JavaRDD<Example> examples, String source) {
     checkOpen();
     JavaRDD<DataShard> shards = pack(examples, featureSize, source, inputDescription);
-    counts(shards);
+    if (sum(counts(shards)) == 0) {
+      shards.unpersist(false);
+      throw new IllegalArgumentException("The validation data is empty (0 examples)");
+    }
     if (validation != null) {
       validation.unpersist(false);
     }
@@ -400,6 +418,15 @@ public final class SparkNetTrainer implements AutoCloseable {
       }
     }
     driverCombineNanos += System.nanoTime() - c1;
+    if (!total.restartedPartitions().isEmpty()) {
+      LOG.warn(
+          "Round {}: the solver of partition(s) {} restarted (momentum and iteration from zero):"
+              + " the task ran on a new executor (one was lost) or a stale net (a retried or"
+              + " speculative copy); training goes on, but no longer bit for bit as an"
+              + " undisturbed run",
+          r,
+          total.restartedPartitions());
+    }
     weights = next;
     round = r;
     iteration += total.maxSteps();

@@ -26,6 +26,11 @@ public final class SparkSettings {
     // by default) Spark parks the result in the block manager and the driver fetches it over the
     // network layer, a few ms per task per round; capped by spark.rpc.message.maxSize (128 MiB).
     m.put("spark.task.maxDirectResultSize", "64m");
+    // Caffe's blobs, OpenBLAS and the native libraries live outside the heap, where Spark does not
+    // look: measured (docs/memory.md) ~170 MB for the JVM's own non-heap and the loaded natives
+    // plus
+    // ~22 MB per LeNet an executor hosts. Enforced by YARN and Kubernetes, ignored by standalone.
+    m.put("spark.executor.memoryOverhead", "512m");
     m.put("spark.ui.showConsoleProgress", "false");
     return m;
   }

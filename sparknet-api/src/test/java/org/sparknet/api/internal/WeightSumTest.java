@@ -70,4 +70,19 @@ class WeightSumTest {
     assertEquals(2, s.divergedPartition());
     assertEquals("loss Inf", s.divergence());
   }
+
+  @Test
+  void restartedSolversAreCollectedAcrossMergesWithoutChangingTheSum() {
+    float[] w = random(10, 5);
+    WeightSum a =
+        new WeightSum()
+            .add(new PartitionResult(0, 4, 1, 2.0, w, 4, null, 0, 0, 0, false))
+            .add(new PartitionResult(3, 4, 1, 2.0, w, 4, null, 0, 0, 0, true));
+    WeightSum b = new WeightSum().add(new PartitionResult(1, 4, 1, 2.0, w, 4, null, 0, 0, 0, true));
+    WeightSum merged = new WeightSum().merge(a).merge(b);
+    assertEquals(java.util.List.of(1, 3), merged.restartedPartitions());
+    assertEquals(java.util.List.of(), new WeightSum().add(result(0, 4, w)).restartedPartitions());
+    assertEquals(12, merged.examples(), "a restarted partition's examples count once");
+    assertArrayEquals(w, merged.mean());
+  }
 }

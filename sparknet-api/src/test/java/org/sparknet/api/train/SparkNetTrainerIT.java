@@ -314,8 +314,8 @@ class SparkNetTrainerIT {
               .toList());
     }
     TrainerConfig other = config(softmax(8, 0.2, 0), 3, 2).optCheckpointDir(ckpt).build();
-    IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> new SparkNetTrainer(sc, other));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new SparkNetTrainer(sc, other));
     assertTrue(e.getMessage().contains("another net definition"), e.getMessage());
   }
 

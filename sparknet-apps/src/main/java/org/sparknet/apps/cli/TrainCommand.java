@@ -112,6 +112,14 @@ public final class TrainCommand implements Callable<Integer> {
   Path plot;
 
   @Option(
+      names = "--deterministic",
+      description =
+          "Reproducible training: the same data, workers and command give identical weights, and a"
+              + " run resumed from --checkpoint ends exactly where an uninterrupted one does"
+              + " (needs --tau, not --tau-seconds).")
+  boolean deterministic;
+
+  @Option(
       names = "--master",
       description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
   String master;
@@ -144,6 +152,14 @@ public final class TrainCommand implements Callable<Integer> {
               + " but --train has "
               + trainSet.classes()
               + "; label indices come from the sorted class folder names, so they must match");
+    }
+    for (DataInput set : new DataInput[] {trainSet, testSet}) {
+      if (set.count() == 0) {
+        throw new IllegalArgumentException(
+            (set == trainSet ? "--train " + train : "--test " + test)
+                + " holds 0 records; there is nothing to "
+                + (set == trainSet ? "train on" : "test on"));
+      }
     }
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
@@ -182,6 +198,13 @@ public final class TrainCommand implements Callable<Integer> {
     }
     if (checkpoint != null) {
       config.optCheckpointDir(checkpoint);
+    }
+    if (deterministic) {
+      if (tau.seconds != null) {
+        throw new IllegalArgumentException(
+            "--deterministic needs --tau STEPS; --tau-seconds depends on the machine's speed");
+      }
+      config.optDeterministic(true);
     }
     TrainerConfig cfg = config.build();
     PrintStream out = System.out;

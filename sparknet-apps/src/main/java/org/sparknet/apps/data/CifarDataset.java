@@ -92,7 +92,9 @@ public final class CifarDataset {
   }
 
   private List<String> paths() {
-    return files.stream().map(f -> f.path().toString()).collect(Collectors.toList());
+    return files.stream()
+        .map(f -> f.path().toAbsolutePath().toString())
+        .collect(Collectors.toList());
   }
 
   private static List<Example> read(

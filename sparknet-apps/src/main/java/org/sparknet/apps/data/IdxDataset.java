@@ -123,8 +123,9 @@ public final class IdxDataset {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
     }
-    // Locals only: the closure must not capture this object.
-    String imagesPath = images.path().toString();
+    // Locals only: the closure must not capture this object. Absolute paths: an executor's working
+    // directory is its own (on a standalone worker, work/APP/N), not the driver's.
+    String imagesPath = images.path().toAbsolutePath().toString();
     String labelsPath = labelsPath();
     int n = count();
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
@@ -193,7 +194,7 @@ public final class IdxDataset {
   }
 
   private String labelsPath() {
-    return labels == null ? null : labels.path().toString();
+    return labels == null ? null : labels.path().toAbsolutePath().toString();
   }
 
   private static List<Example> read(

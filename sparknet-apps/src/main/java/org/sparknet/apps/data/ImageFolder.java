@@ -56,7 +56,7 @@ public final class ImageFolder {
     List<String> classes = new ArrayList<>();
     if (subdirs.isEmpty()) {
       for (Path img : images(root)) {
-        entries.add("-1\t" + img);
+        entries.add("-1\t" + img.toAbsolutePath());
       }
       if (entries.isEmpty()) {
         throw new IllegalArgumentException(
@@ -81,7 +81,7 @@ public final class ImageFolder {
       int label = classes.size();
       classes.add(dir.getFileName().toString());
       for (Path img : imgs) {
-        entries.add(label + "\t" + img);
+        entries.add(label + "\t" + img.toAbsolutePath());
       }
     }
     return new ImageFolder(root, List.copyOf(classes), entries);

@@ -1,0 +1,328 @@
+package org.sparknet.apps.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.apps.testing.CliFixtures;
+
+/**
+ * The fault model on a real Spark standalone cluster (a master and two 1-core workers, see {@link
+ * StandaloneCluster}), with the shaded jar under spark-submit: Caffe's unchanged LeNet on 6,000
+ * Fashion-MNIST training and 2,000 test images, 2 workers, tau 40, 8 rounds, {@code
+ * --deterministic}, checkpoints every round. One cluster serves every scenario; the reference run
+ * comes first and the worker that is lost for good goes last.
+ *
+ * <ol>
+ *   <li>undisturbed: the reference weights, accuracy and example counts;
+ *   <li>an executor killed (kill -9) mid-round: Spark re-runs its task, training finishes, accuracy
+ *       within 0.5 points, every round counts each partition's examples once;
+ *   <li>the driver killed mid-training, the same command run again: resumes from the last complete
+ *       checkpoint (ignoring a half-written one) and ends with weights identical to the reference;
+ *   <li>speculative execution: copies of tasks run, weights identical, nothing counted twice;
+ *   <li>one of the two workers lost for good: training finishes on the other.
+ * </ol>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFaultsIT {
+  private static final int WORKERS = 2;
+  private static final int TAU = 40;
+  private static final int BATCH = 64; // lenet_train_test.prototxt's training batch
+  private static final int ROUNDS = 8;
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
+  private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
+  private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
+  private static final Pattern RESUMED = Pattern.compile("Resumed from round (\\d+)");
+
+  /** The trainer's warning when a partition's solver could not continue (SparkNetTrainer). */
+  private static final String RESTARTED = "restarted (momentum and iteration from zero)";
+
+  private StandaloneCluster cluster;
+  private Path jar;
+  private Path data;
+  private Path solver;
+  private Path log4j;
+  private Run reference;
+  private String referenceFailure;
+
+  /** One finished training run: its output directory, checkpoints and driver log. */
+  private record Run(Path out, Path checkpoints, String log) {
+    byte[] weights() throws IOException {
+      return Files.readAllBytes(out.resolve("final.caffemodel"));
+    }
+
+    double accuracy() {
+      Matcher m = ACCURACY.matcher(log);
+      assertTrue(m.find(), "no final accuracy in:\n" + log);
+      return Double.parseDouble(m.group(1));
+    }
+
+    /** Examples trained on in each round, from metrics.jsonl (the trainer's RoundMetrics). */
+    List<Long> examplesPerRound() throws IOException {
+      List<Long> out = new ArrayList<>();
+      for (String line : Files.readAllLines(this.out.resolve("metrics.jsonl"))) {
+        Matcher m = EXAMPLES.matcher(line);
+        assertTrue(m.find(), line);
+        out.add(Long.parseLong(m.group(1)));
+      }
+      return out;
+    }
+
+    /** Each partition's position in its data after the last round (the trainer's examplesFed). */
+    long[] examplesFed() throws IOException {
+      return latest(checkpoints).positions();
+    }
+  }
+
+  @BeforeAll
+  void startCluster() throws Exception {
+    cluster = StandaloneCluster.start(WORKERS, "1g");
+    jar = StandaloneCluster.shadedJar();
+    data = cluster.dir().resolve("data");
+    CliFixtures.fashionMnistSubset(data, 6000, 2000);
+    solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
+    // The launcher's logging plus the task scheduler's INFO lines (task attempts, speculation).
+    log4j = cluster.dir().resolve("driver-log4j2.properties");
+    Files.writeString(
+        log4j,
+        Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties"))
+            + "\nlogger.tsm.name = org.apache.spark.scheduler.TaskSetManager\n"
+            + "logger.tsm.level = info\n");
+  }
+
+  @AfterAll
+  void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void undisturbedRunIsTheReference() throws Exception {
+    Run r = reference();
+    long perRound = (long) WORKERS * TAU * BATCH;
+    assertEquals(nCopies(ROUNDS, perRound), r.examplesPerRound(), r.log);
+    long[] fed = new long[WORKERS];
+    Arrays.fill(fed, (long) ROUNDS * TAU * BATCH);
+    assertArrayEquals(fed, r.examplesFed());
+    assertTrue(r.accuracy() > 0.7, "LeNet learned too little: " + r.accuracy());
+    assertFalse(r.log.contains(RESTARTED), r.log);
+  }
+
+  @Test
+  @Order(2)
+  void executorKilledMidRoundIsRetriedAndCountedOnce() throws Exception {
+    Run ref = reference();
+    Path out = cluster.dir().resolve("executor-kill");
+    SparkSubmitProcess driver = submit("executor-kill", out, Map.of());
+    awaitRounds(driver, out, 3);
+    Thread.sleep(250); // into round 4's solver steps (a round takes about a second)
+    ProcessHandle busy = busiestExecutor();
+    ProcessTree.kill(busy, Duration.ofSeconds(10));
+    assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
+    Run r = new Run(out, out.resolve("checkpoints"), driver.output());
+
+    assertTrue(
+        r.log.contains("ExecutorLostFailure"),
+        "no task was lost with the killed executor " + busy.pid() + ":\n" + r.log);
+    assertTrue(r.log.contains(RESTARTED), "the lost partition's solver restart is reported");
+    assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a retried task counted twice");
+    assertArrayEquals(ref.examplesFed(), r.examplesFed());
+    assertEquals(
+        ref.accuracy(), r.accuracy(), 0.005, "accuracy after an executor loss vs undisturbed");
+  }
+
+  @Test
+  @Order(3)
+  void driverKilledMidTrainingResumesFromTheLastCompleteCheckpoint() throws Exception {
+    Run ref = reference();
+    Path out = cluster.dir().resolve("driver-kill");
+    SparkSubmitProcess first = submit("driver-kill-1", out, Map.of());
+    awaitRounds(first, out, 4);
+    first.kill();
+    Path ckpt = out.resolve("checkpoints");
+    assertFalse(Files.exists(out.resolve("final.caffemodel")), "killed too late");
+    int complete = latest(ckpt).round();
+    assertTrue(complete >= 4 && complete < ROUNDS, "checkpoint of round " + complete);
+    // What a kill during the next checkpoint's write leaves: a partial temporary file.
+    Path newest = ckpt.resolve(String.format("round-%06d.ckpt", complete));
+    byte[] bytes = Files.readAllBytes(newest);
+    Files.write(
+        ckpt.resolve(String.format("_round-%06d.ckpt.tmp", complete + 1)),
+        Arrays.copyOf(bytes, bytes.length / 3));
+
+    SparkSubmitProcess second = submit("driver-kill-2", out, Map.of());
+    assertEquals(0, second.await(RUN_TIMEOUT), second.output());
+    Run r = new Run(out, ckpt, second.output());
+    Matcher m = RESUMED.matcher(r.log);
+    assertTrue(m.find(), r.log);
+    assertEquals(complete, Integer.parseInt(m.group(1)));
+    assertFalse(r.log.contains(RESTARTED), "the solver states came from the checkpoint");
+    assertArrayEquals(ref.weights(), r.weights(), "resumed weights differ from uninterrupted");
+    assertArrayEquals(ref.examplesFed(), r.examplesFed());
+  }
+
+  @Test
+  @Order(4)
+  void speculativeCopiesChangeNothing() throws Exception {
+    Run ref = reference();
+    Path out = cluster.dir().resolve("speculation");
+    SparkSubmitProcess driver =
+        submit(
+            "speculation",
+            out,
+            Map.of(
+                "spark.speculation", "true",
+                // Copy any task still running when half its stage is done and it has run as long
+                // as the median: with 2 tasks a round, most rounds get a copy.
+                "spark.speculation.quantile", "0.5",
+                "spark.speculation.multiplier", "1.0",
+                "spark.speculation.minTaskRuntime", "10ms",
+                "spark.speculation.interval", "10ms"));
+    assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
+    Run r = new Run(out, out.resolve("checkpoints"), driver.output());
+    assertTrue(
+        Pattern.compile("Starting task \\d+\\.1 ").matcher(r.log).find(),
+        "no speculative copy was started:\n" + r.log);
+    assertFalse(r.log.contains(RESTARTED), "a copy on a stale net won a round:\n" + r.log);
+    assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
+    assertArrayEquals(ref.examplesFed(), r.examplesFed());
+    assertArrayEquals(ref.weights(), r.weights(), "weights differ with speculation on");
+  }
+
+  @Test
+  @Order(5)
+  void workerLostForGoodTrainingFinishesOnTheOther() throws Exception {
+    Run ref = reference();
+    Path out = cluster.dir().resolve("worker-lost");
+    SparkSubmitProcess driver = submit("worker-lost", out, Map.of());
+    awaitRounds(driver, out, 2);
+    cluster.awaitExecutor(1, Duration.ofSeconds(10));
+    cluster.killWorker(1);
+    assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
+    Run r = new Run(out, out.resolve("checkpoints"), driver.output());
+    assertTrue(r.log.contains(String.format("round %3d/%d", ROUNDS, ROUNDS)), r.log);
+    assertTrue(r.log.contains(RESTARTED), "the lost partition's solver restart is reported");
+    assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
+    assertArrayEquals(ref.examplesFed(), r.examplesFed());
+    assertEquals(ref.accuracy(), r.accuracy(), 0.02, "accuracy on one worker vs two");
+    cluster.awaitAliveWorkers(1, Duration.ofSeconds(3 * StandaloneCluster.WORKER_TIMEOUT_SECONDS));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private Run reference() throws Exception {
+    assertTrue(referenceFailure == null, "the reference run failed: " + referenceFailure);
+    if (reference == null) {
+      referenceFailure = "see the first test's failure";
+      Path out = cluster.dir().resolve("reference");
+      SparkSubmitProcess driver = submit("reference", out, Map.of());
+      assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
+      reference = new Run(out, out.resolve("checkpoints"), driver.output());
+      referenceFailure = null;
+    }
+    return reference;
+  }
+
+  /** The same train command for every scenario; only the output directory differs. */
+  private SparkSubmitProcess submit(String name, Path out, Map<String, String> conf)
+      throws IOException {
+    List<String> args =
+        List.of(
+            "train",
+            "--solver",
+            solver.toString(),
+            "--train",
+            data.resolve("train-images-idx3-ubyte").toString(),
+            "--test",
+            data.resolve("t10k-images-idx3-ubyte").toString(),
+            "--format",
+            "idx",
+            "--workers",
+            Integer.toString(WORKERS),
+            "--tau",
+            Integer.toString(TAU),
+            "--rounds",
+            Integer.toString(ROUNDS),
+            "--deterministic",
+            "--checkpoint",
+            out.resolve("checkpoints").toString(),
+            "--output",
+            out.toString());
+    return cluster.submit(name, jar, conf, log4j, args);
+  }
+
+  /** Waits until the driver has logged {@code rounds} rounds to OUT/metrics.jsonl. */
+  private static void awaitRounds(SparkSubmitProcess driver, Path out, int rounds)
+      throws Exception {
+    Path metrics = out.resolve("metrics.jsonl");
+    long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+    while (!Files.exists(metrics) || Files.readAllLines(metrics).size() < rounds) {
+      assertTrue(
+          driver.isAlive(), "driver exited before round " + rounds + ":\n" + driver.output());
+      assertTrue(System.nanoTime() < deadline, "no round " + rounds + ":\n" + driver.output());
+      Thread.sleep(20);
+    }
+  }
+
+  /** The executor that used the most CPU in the last 150 ms: the one running a round's task. */
+  private ProcessHandle busiestExecutor() throws InterruptedException {
+    List<ProcessHandle> all = new ArrayList<>();
+    for (int w = 0; w < WORKERS; w++) {
+      all.addAll(cluster.executors(w));
+    }
+    assertFalse(all.isEmpty(), "no executors");
+    long[] before = all.stream().mapToLong(ClusterFaultsIT::cpuMillis).toArray();
+    Thread.sleep(150);
+    int best = 0;
+    long bestDelta = -1;
+    for (int i = 0; i < all.size(); i++) {
+      long d = cpuMillis(all.get(i)) - before[i];
+      if (d > bestDelta) {
+        bestDelta = d;
+        best = i;
+      }
+    }
+    return all.get(best);
+  }
+
+  private static long cpuMillis(ProcessHandle p) {
+    return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
+  }
+
+  private static Checkpoint latest(Path dir) throws IOException {
+    Checkpoint c = Checkpoint.readLatest(dir.toUri().toString(), new Configuration());
+    assertTrue(c != null, "no checkpoint in " + dir);
+    return c;
+  }
+
+  private static List<Long> nCopies(int n, long v) {
+    List<Long> l = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      l.add(v);
+    }
+    return l;
+  }
+}
