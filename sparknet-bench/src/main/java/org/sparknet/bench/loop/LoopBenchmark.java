@@ -104,6 +104,19 @@ public final class LoopBenchmark {
       if (opt.runs("demo")) {
         demo();
       }
+      SuiteSections suite = new SuiteSections(opt, sc, train, trainRdd);
+      if (opt.runs("roofline")) {
+        suite.roofline();
+      }
+      if (opt.runs("raw")) {
+        suite.raw();
+      }
+      if (opt.runs("split")) {
+        suite.split();
+      }
+      if (opt.runs("model")) {
+        suite.model();
+      }
       writeSetup(spark.version());
     } finally {
       spark.stop();
@@ -573,7 +586,7 @@ public final class LoopBenchmark {
             .build());
   }
 
-  private static DataShard pack(int partition, List<Example> examples) {
+  static DataShard pack(int partition, List<Example> examples) {
     return DataShard.pack(partition, examples.iterator());
   }
 
@@ -592,7 +605,7 @@ public final class LoopBenchmark {
     }
   }
 
-  private static double seconds(long startNanos) {
+  static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }
 
@@ -601,7 +614,7 @@ public final class LoopBenchmark {
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT));
   }
 
-  private static void log(String format, Object... args) {
+  static void log(String format, Object... args) {
     System.out.printf(
         Locale.ROOT,
         "[%s] %s%n",
