@@ -104,7 +104,7 @@ public final class LoopBenchmark {
       if (opt.runs("demo")) {
         demo();
       }
-      SuiteSections suite = new SuiteSections(opt, sc, train, trainRdd);
+      SuiteSections suite = new SuiteSections(opt, sc, train, trainRdd, testRdd);
       if (opt.runs("roofline")) {
         suite.roofline();
       }
@@ -116,6 +116,9 @@ public final class LoopBenchmark {
       }
       if (opt.runs("model")) {
         suite.model();
+      }
+      if (opt.runs("tta")) {
+        suite.timeToAccuracy();
       }
       writeSetup(spark.version());
     } finally {

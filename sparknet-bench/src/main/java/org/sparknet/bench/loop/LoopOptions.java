@@ -28,13 +28,13 @@ public record LoopOptions(
     String command) {
 
   public static final List<String> ALL_SECTIONS =
-      List.of("throughput", "overhead", "tau", "demo", "roofline", "raw", "split", "model");
+      List.of("throughput", "overhead", "tau", "demo", "roofline", "raw", "split", "model", "tta");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta]",
           "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -48,6 +48,8 @@ public record LoopOptions(
           "  split       compute/broadcast/aggregate/scheduling per round for LeNet, CIFAR-10",
           "              quick and AlexNet at tau 1/10/50; AlexNet's bytes and bandwidth vs memcpy",
           "  model       predicted speed-up for 1-64 workers on 10 Gbit/s (runs split if needed)",
+          "  tta         test accuracy against training time, tau 10/50/200, plain vs elastic",
+          "              averaging, 5 minutes a run (~30 min in all)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
@@ -168,6 +170,15 @@ public record LoopOptions(
       return tau == 1 ? 10 : tau == 10 ? 4 : 2;
     }
     return tau == 1 ? 20 : tau == 10 ? 10 : 6;
+  }
+
+  /** Training seconds per time-to-accuracy run. */
+  public double ttaSeconds() {
+    return quick ? 5 : 300;
+  }
+
+  public List<Integer> ttaTaus() {
+    return quick ? List.of(10) : List.of(10, 50, 200);
   }
 
   /** AlexNet's batch in the time split. */

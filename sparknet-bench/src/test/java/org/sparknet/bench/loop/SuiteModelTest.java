@@ -89,7 +89,7 @@ class SuiteModelTest {
 
   @Test
   void newSectionsParseAndSizeTheirRuns() {
-    LoopOptions full = LoopOptions.parse("--sections", "roofline,raw,split,model");
+    LoopOptions full = LoopOptions.parse("--sections", "roofline,raw,split,model,tta");
     assertTrue(full.runs("roofline") && full.runs("model"));
     assertFalse(full.runs("throughput"));
     assertEquals(List.of(1, 10, 50), full.splitTaus("AlexNet (CaffeNet)"));
@@ -97,5 +97,8 @@ class SuiteModelTest {
     LoopOptions quick = LoopOptions.parse("--quick");
     assertEquals(List.of(1), quick.splitTaus("AlexNet (CaffeNet)"));
     assertTrue(quick.alexNetImages() >= quick.alexNetBatch());
+    assertEquals(List.of(10, 50, 200), full.ttaTaus());
+    assertEquals(300, full.ttaSeconds(), "the target is accuracy within 5 minutes");
+    assertTrue(quick.ttaSeconds() < 30, "a quick run stays a smoke run");
   }
 }
