@@ -572,7 +572,9 @@ public final class LoopBenchmark {
         "- Data: Fashion-MNIST IDX files in `"
             + (opt.data() == null ? FashionMnist.DEBIAN_DIR : opt.data())
             + "`, pixels × 1/256; LeNet from `sparknet-apps` (`LeNet.definition(42, 0.03)`), batch"
-            + " 64 (train) / 100 (test).\n");
+            + " 64 (train) / 100 (test). CIFAR-10 quick and CaffeNet (AlexNet-sized; sections 5,"
+            + " 7, 8): the BVLC zoo files with Input layers, on Fashion-MNIST images resized to"
+            + " 32×32 or 227×227 and replicated to 3 channels (no CIFAR-10 or ImageNet here).\n");
     MarkdownSections.rewrite(opt.output(), "loop-setup", md.toString());
   }
 
