@@ -104,6 +104,22 @@ public final class LoopBenchmark {
       if (opt.runs("demo")) {
         demo();
       }
+      SuiteSections suite = new SuiteSections(opt, sc, train, trainRdd, testRdd);
+      if (opt.runs("roofline")) {
+        suite.roofline();
+      }
+      if (opt.runs("raw")) {
+        suite.raw();
+      }
+      if (opt.runs("split")) {
+        suite.split();
+      }
+      if (opt.runs("model")) {
+        suite.model();
+      }
+      if (opt.runs("tta")) {
+        suite.timeToAccuracy();
+      }
       writeSetup(spark.version());
     } finally {
       spark.stop();
@@ -556,7 +572,9 @@ public final class LoopBenchmark {
         "- Data: Fashion-MNIST IDX files in `"
             + (opt.data() == null ? FashionMnist.DEBIAN_DIR : opt.data())
             + "`, pixels × 1/256; LeNet from `sparknet-apps` (`LeNet.definition(42, 0.03)`), batch"
-            + " 64 (train) / 100 (test).\n");
+            + " 64 (train) / 100 (test). CIFAR-10 quick and CaffeNet (AlexNet-sized; sections 5,"
+            + " 7, 8): the BVLC zoo files with Input layers, on Fashion-MNIST images resized to"
+            + " 32×32 or 227×227 and replicated to 3 channels (no CIFAR-10 or ImageNet here).\n");
     MarkdownSections.rewrite(opt.output(), "loop-setup", md.toString());
   }
 
@@ -573,7 +591,7 @@ public final class LoopBenchmark {
             .build());
   }
 
-  private static DataShard pack(int partition, List<Example> examples) {
+  static DataShard pack(int partition, List<Example> examples) {
     return DataShard.pack(partition, examples.iterator());
   }
 
@@ -592,7 +610,7 @@ public final class LoopBenchmark {
     }
   }
 
-  private static double seconds(long startNanos) {
+  static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }
 
@@ -601,7 +619,7 @@ public final class LoopBenchmark {
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT));
   }
 
-  private static void log(String format, Object... args) {
+  static void log(String format, Object... args) {
     System.out.printf(
         Locale.ROOT,
         "[%s] %s%n",

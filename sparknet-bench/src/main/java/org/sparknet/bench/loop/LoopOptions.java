@@ -27,18 +27,29 @@ public record LoopOptions(
     int repeats,
     String command) {
 
-  public static final List<String> ALL_SECTIONS = List.of("throughput", "overhead", "tau", "demo");
+  public static final List<String> ALL_SECTIONS =
+      List.of("throughput", "overhead", "tau", "demo", "roofline", "raw", "split", "model", "tta");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo] [--repeats N]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta]",
+          "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
           "  overhead    broadcast + aggregate + scheduling as a share of the round, tau 1/10/50",
           "  tau         test accuracy and wall time against tau at equal examples seen",
           "  demo        the equivalent of `bin/sparknet demo`: accuracy and time per epoch",
+          "  roofline    sgemm GFLOP/s on LeNet's and CIFAR-10 quick's GEMM shapes; SparkNet's",
+          "              training FLOP rate as a share of that peak",
+          "  raw         plain JavaCPP solver loop vs CaffeNet.train vs SparkNet with 1 worker;",
+          "              1 worker x 2 BLAS threads vs 2 workers x 1 thread",
+          "  split       compute/broadcast/aggregate/scheduling per round for LeNet, CIFAR-10",
+          "              quick and AlexNet at tau 1/10/50; AlexNet's bytes and bandwidth vs memcpy",
+          "  model       predicted speed-up for 1-64 workers on 10 Gbit/s (runs split if needed)",
+          "  tta         test accuracy against training time, tau 10/50/200, plain vs elastic",
+          "              averaging, 5 minutes a run (~30 min in all)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
@@ -137,6 +148,47 @@ public record LoopOptions(
 
   public double demoEpochs() {
     return quick ? 0.2 : 3;
+  }
+
+  /** Taus of the per-round time split of net {@code name} (fewer for AlexNet when quick). */
+  public List<Integer> splitTaus(String name) {
+    if (quick) {
+      return name.equals("LeNet") ? List.of(1, 10) : List.of(1);
+    }
+    return List.of(1, 10, 50);
+  }
+
+  /** Measured rounds of the time split (after one warm-up round). */
+  public int splitRounds(String name, int tau) {
+    if (quick) {
+      return 2;
+    }
+    if (name.startsWith("AlexNet")) {
+      return tau == 1 ? 3 : 2; // each AlexNet step is ~0.3 s on one core
+    }
+    if (name.startsWith("CIFAR")) {
+      return tau == 1 ? 10 : tau == 10 ? 4 : 2;
+    }
+    return tau == 1 ? 20 : tau == 10 ? 10 : 6;
+  }
+
+  /** Training seconds per time-to-accuracy run. */
+  public double ttaSeconds() {
+    return quick ? 5 : 300;
+  }
+
+  public List<Integer> ttaTaus() {
+    return quick ? List.of(10) : List.of(10, 50, 200);
+  }
+
+  /** AlexNet's batch in the time split. */
+  public int alexNetBatch() {
+    return 2;
+  }
+
+  /** Images a partition for AlexNet (upscaled Fashion-MNIST). */
+  public int alexNetImages() {
+    return quick ? 4 : 16;
   }
 
   private static String value(List<String> args, int i, String option) {

@@ -1,0 +1,83 @@
+package org.sparknet.bench.loop;
+
+/**
+ * Predicted speed-up of SparkNet over one plain solver for W workers, from figures measured on this
+ * machine. One round of tau steps of batch b on every worker takes
+ *
+ * <pre>
+ *   T(W) = tau * b * c  +  o  +  M / B  +  a(W) * M / B,    a(W) = min(W, 2 * ceil(sqrt(W)))
+ * </pre>
+ *
+ * where c is the measured compute time per image of one worker (one core), o the measured per-round
+ * overhead of the loop on this machine at that tau (broadcast, aggregate and scheduling in local
+ * mode: serialisation, copies, task launch, no network), M the bytes of the weights, B the network
+ * bandwidth, M / B the torrent broadcast (every worker receives M once, pipelined) and a(W) M / B
+ * the results: collected by the driver (W of them) up to 16 partitions, above that a depth-2
+ * treeAggregate whose combiners and driver each receive about sqrt(W) of them, one level after the
+ * other. The W workers process W * tau * b images per round; one plain solver processes images at 1
+ * / c. So
+ *
+ * <pre>
+ *   speed-up(W) = W * tau * b * c / T(W).
+ * </pre>
+ *
+ * Compute per worker does not grow with W and o does not either (optimistic: a real cluster's task
+ * launch grows slowly with W); statistical efficiency (more images needed for the same accuracy
+ * when averaging) is not in it.
+ */
+public record CostModel(
+    double computeSecondsPerImage,
+    int batch,
+    double overheadSeconds,
+    double weightBytes,
+    double bandwidthBytesPerSecond) {
+
+  /** 10 Gbit/s. */
+  public static final double TEN_GBIT = 10e9 / 8;
+
+  public CostModel {
+    if (!(computeSecondsPerImage > 0) || batch < 1 || overheadSeconds < 0 || weightBytes < 0) {
+      throw new IllegalArgumentException(
+          "Cost model needs c > 0, b >= 1, o >= 0, M >= 0 but got c="
+              + computeSecondsPerImage
+              + ", b="
+              + batch
+              + ", o="
+              + overheadSeconds
+              + ", M="
+              + weightBytes);
+    }
+    if (!(bandwidthBytesPerSecond > 0)) {
+      throw new IllegalArgumentException(
+          "Bandwidth must be > 0 but was " + bandwidthBytesPerSecond);
+    }
+  }
+
+  /** How many result transfers of M bytes the receiving side does in sequence with W workers. */
+  static int aggregateTransfers(int workers) {
+    return Math.min(workers, 2 * (int) Math.ceil(Math.sqrt(workers)));
+  }
+
+  public double networkSeconds(int workers) {
+    return (1 + aggregateTransfers(workers)) * weightBytes / bandwidthBytesPerSecond;
+  }
+
+  public double roundSeconds(int workers, int tau) {
+    return tau * batch * computeSecondsPerImage + overheadSeconds + networkSeconds(workers);
+  }
+
+  public double speedUp(int workers, int tau) {
+    return workers * tau * batch * computeSecondsPerImage / roundSeconds(workers, tau);
+  }
+
+  /**
+   * The compute time of one round (tau * b * c) for which this model, with its o, M and B, gives
+   * {@code speedUp} at {@code workers}; +infinity when no compute time can reach it.
+   */
+  public double computeSecondsForSpeedUp(int workers, double speedUp) {
+    if (speedUp >= workers) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return speedUp * (overheadSeconds + networkSeconds(workers)) / (workers - speedUp);
+  }
+}

@@ -1,0 +1,97 @@
+package org.sparknet.bench.loop;
+
+import java.nio.FloatBuffer;
+import org.bytedeco.caffe.FloatBlob;
+import org.bytedeco.caffe.FloatNet;
+import org.bytedeco.caffe.FloatSGDSolver;
+import org.bytedeco.caffe.SolverParameter;
+import org.bytedeco.javacpp.PointerScope;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.caffe.internal.CaffeRuntime;
+import org.sparknet.caffe.internal.NetPlan;
+
+/**
+ * The baseline of the overhead comparison: a plain JavaCPP Caffe solver loop with nothing of
+ * SparkNet in it. It builds the SGD solver from the same solver and net text that {@link
+ * org.sparknet.caffe.CaffeNet} builds (the definition after NetPlan's checks, Data layers already
+ * Input layers), writes each batch straight into the input blobs' memory in the order a {@link
+ * ShardFeeder} with the same seed would (the same per-epoch shuffles of the same shard), and calls
+ * {@code Step(1)} per batch (with Input layers a longer Step would reuse one batch). No input
+ * checks, no loss read-back, no transforms: the inputs are already scaled.
+ */
+final class PlainSolverLoop implements AutoCloseable {
+  private final FloatSGDSolver solver;
+  private final DataShard shard;
+  private final long seed;
+  private final int batch;
+  private final int size;
+  private int[] order;
+  private long epoch;
+  private int position;
+
+  PlainSolverLoop(NetDefinition def, DataShard shard, long seed) {
+    NetPlan plan = NetPlan.of(def);
+    if (!plan.solverType().equals("SGD")) {
+      throw new IllegalArgumentException(
+          "The plain loop runs SGD nets only, not " + plan.solverType());
+    }
+    CaffeRuntime.useDevice(-1);
+    try (PointerScope scope = new PointerScope()) {
+      SolverParameter sp = new SolverParameter();
+      CaffeRuntime.readText(plan.solverText(), sp, "solver");
+      FloatSGDSolver s = new FloatSGDSolver(sp);
+      s.retainReference();
+      scope.detach(s);
+      this.solver = s;
+    }
+    this.shard = shard;
+    this.seed = seed;
+    this.size = shard.featureSize();
+    FloatBlob data = solver.net().blob_by_name("data");
+    this.batch = data.shape(0);
+    if (data.count() != (long) batch * size) {
+      throw new IllegalArgumentException(
+          "Blob 'data' holds " + data.count() / batch + " floats an example, the shard " + size);
+    }
+    this.order = ShardFeeder.epochOrder(shard.count(), seed, shard.partition(), 0);
+  }
+
+  int batch() {
+    return batch;
+  }
+
+  /** Runs {@code steps} solver steps; returns their wall time in seconds. */
+  double run(int steps) {
+    CaffeRuntime.useDevice(-1);
+    float[] features = shard.features();
+    float[] labels = shard.labels();
+    try (PointerScope scope = new PointerScope()) {
+      FloatNet net = solver.net();
+      FloatBlob data = net.blob_by_name("data");
+      FloatBlob label = net.blob_by_name("label");
+      long t0 = System.nanoTime();
+      for (int s = 0; s < steps; s++) {
+        FloatBuffer d = data.mutable_cpu_data().capacity((long) batch * size).asBuffer();
+        FloatBuffer l = label.mutable_cpu_data().capacity(batch).asBuffer();
+        for (int i = 0; i < batch; i++) {
+          int row = order[position];
+          d.put(features, row * size, size);
+          l.put(labels[row]);
+          if (++position == order.length) {
+            position = 0;
+            order = ShardFeeder.epochOrder(shard.count(), seed, shard.partition(), ++epoch);
+          }
+        }
+        solver.Step(1);
+      }
+      return (System.nanoTime() - t0) / 1e9;
+    }
+  }
+
+  @Override
+  public void close() {
+    solver.close();
+  }
+}
