@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.bytedeco.caffe.FloatAdaDeltaSolver;
@@ -1023,13 +1024,30 @@ public final class CaffeNet implements Net {
 
   @Override
   public String toString() {
-    return "CaffeNet{"
-        + plan.netName()
-        + ", "
-        + plan.solverType()
-        + ", "
-        + definition.device()
-        + (closed ? ", closed" : "")
-        + "}";
+    if (closed) {
+      return "CaffeNet{" + plan.netName() + ", closed}";
+    }
+    // What a notebook user wants to see: inputs, learnable layers, size and training state.
+    Map<String, Long> perLayer = new LinkedHashMap<>();
+    long total = 0;
+    for (ParamInfo p : params) {
+      perLayer.merge(p.layer(), p.shape().size(), Long::sum);
+      total += p.shape().size();
+    }
+    StringBuilder sb = new StringBuilder("CaffeNet '").append(plan.netName()).append("'");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            " (%s solver, %s, iteration %d): %,d parameters%n",
+            plan.solverType(),
+            definition.device(),
+            solver.iter(),
+            total));
+    sb.append("  inputs (train) ").append(inputShapes(Phase.TRAIN)).append('\n');
+    sb.append("  inputs (test)  ").append(inputShapes(Phase.TEST)).append('\n');
+    for (Map.Entry<String, Long> e : perLayer.entrySet()) {
+      sb.append(String.format(Locale.ROOT, "  %-12s %,12d%n", e.getKey(), e.getValue()));
+    }
+    return sb.toString();
   }
 }

@@ -65,6 +65,10 @@ class ZooIT {
       assertEquals(
           List.of("accuracy", "loss"), List.copyOf(scores.keySet()).stream().sorted().toList());
       assertEquals(431_080, net.getWeights().numFloats());
+      String summary = net.toString();
+      assertTrue(
+          summary.contains("CaffeNet 'LeNet' (SGD solver, cpu, iteration 1): 431,080"), summary);
+      assertTrue(summary.contains("ip1               400,500"), summary);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -901,6 +902,25 @@ public final class SparkNetTrainer implements AutoCloseable {
   /** This trainer's id: the key of its nets on the executors. */
   public String id() {
     return trainerId;
+  }
+
+  /** One line for notebooks: net, workers, schedule, averaging, progress and data sizes. */
+  @Override
+  public String toString() {
+    String tauText = cfg.tau() > 0 ? Integer.toString(cfg.tau()) : cfg.tauSeconds() + "s";
+    return String.format(
+        Locale.ROOT,
+        "SparkNetTrainer{net '%s', %,d parameters, %d workers, tau=%s, %s, round %d, iteration %d,"
+            + " training examples %s%s}",
+        closed ? cfg.netDefinition().engine() + " net" : driverNet.name(),
+        weights.length,
+        workers,
+        tauText,
+        cfg.averaging(),
+        round,
+        iteration,
+        trainingCounts == null ? "not set" : String.format("%,d", sum(trainingCounts)),
+        closed ? ", closed" : "");
   }
 
   /**

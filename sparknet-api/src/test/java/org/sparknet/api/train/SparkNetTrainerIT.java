@@ -221,6 +221,11 @@ class SparkNetTrainerIT {
       assertWeights(expected, t.getWeights(), Tolerance.FLOAT);
       t.trainRound();
       assertEquals(List.of(64L, 0L, 64L), Arrays.stream(t.examplesFed()).boxed().toList());
+      String summary = t.toString();
+      assertTrue(
+          summary.contains("3 workers, tau=4") && summary.contains("round 2, iteration 8"),
+          summary);
+      assertTrue(summary.contains("training examples 205"), summary);
       List<WeightCollection> workers = t.getWorkerWeights();
       assertNull(workers.get(1), "no net for the empty partition");
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -172,7 +173,23 @@ class BadInputCliIT {
             "--deterministic",
             "--tau-seconds"),
         row("unknown averaging", f -> f.train("--averaging", "mean"), "--averaging", "'mean'"),
-        row("unknown format", f -> f.train("--format", "cifar"), "supported formats: idx"),
+        row(
+            "unknown format",
+            f -> f.train("--format", "tfrecord"),
+            "tfrecord",
+            "supported formats: idx, cifar, cifar100, images, parquet"),
+        row(
+            "IDX file read as CIFAR",
+            f -> f.train("--format", "cifar"),
+            "CIFAR file",
+            "train-images-idx3-ubyte",
+            "not a positive multiple of the 3,073-byte"),
+        row(
+            "truncated CIFAR batch",
+            f -> onCifar(f, truncatedCifar(f)),
+            "short.bin",
+            "9,209 bytes",
+            "truncated"),
         row("scale 0", f -> f.train("--scale", "0"), "--scale"),
         row("sample shape with 0", f -> f.train("--sample-shape", "1,0,28"), "--sample-shape"),
         // ---- files
@@ -314,6 +331,24 @@ class BadInputCliIT {
   private static Arguments row(
       String name, Function<Fx, String[]> args, Function<Fx, String> expected) {
     return Arguments.of(name, args, List.of(expected));
+  }
+
+  /** Training and test data both from one CIFAR file. */
+  private static String[] onCifar(Fx f, String file) {
+    String[] a = f.trainWith("--train", file, "--format", "cifar");
+    a[Arrays.asList(a).indexOf("--test") + 1] = file;
+    return a;
+  }
+
+  /** A CIFAR-10 batch cut off 10 bytes before the end of its third record. */
+  private static String truncatedCifar(Fx f) {
+    try {
+      Path file = f.dir().resolve("short.bin");
+      Files.write(file, new byte[3 * 3073 - 10]);
+      return file.toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** An IDX images file of {@code n} Fashion-MNIST images and, if asked, a labels file of m. */
