@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
+import org.sparknet.api.train.SolverGroup;
 
 /**
  * The nets that live in this JVM (an executor, or the driver in local mode) across rounds: one per
@@ -82,6 +83,20 @@ public final class ExecutorNets {
    */
   public static Slot get(
       String trainerId, Role role, int partition, NetDefinition definition, boolean[] built) {
+    return get(trainerId, role, partition, definition, 1, built);
+  }
+
+  /**
+   * Like {@link #get(String, Role, int, NetDefinition, boolean[])}, but a training net of {@code
+   * groupSize > 1} is a {@link SolverGroup} of that many solvers.
+   */
+  public static Slot get(
+      String trainerId,
+      Role role,
+      int partition,
+      NetDefinition definition,
+      int groupSize,
+      boolean[] built) {
     Key key = new Key(trainerId, role, partition);
     Slot s = NETS.get(key);
     if (s != null) {
@@ -91,7 +106,10 @@ public final class ExecutorNets {
         key,
         k -> {
           long t0 = System.nanoTime();
-          Net net = NetProvider.build(definition);
+          Net net =
+              groupSize > 1
+                  ? SolverGroup.build(definition, groupSize)
+                  : NetProvider.build(definition);
           if (built != null) {
             built[0] = true;
           }

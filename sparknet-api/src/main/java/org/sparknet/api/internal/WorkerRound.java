@@ -37,7 +37,8 @@ public final class WorkerRound {
       String contBlob,
       boolean elastic,
       float alpha,
-      long weightsToken)
+      long weightsToken,
+      int groupSize)
       implements Serializable {
     private static final long serialVersionUID = 1L;
   }
@@ -70,6 +71,7 @@ public final class WorkerRound {
             ExecutorNets.Role.TRAIN,
             partition,
             workerDefinition(t.definition(), partition),
+            t.groupSize(),
             built);
     synchronized (slot) {
       Net net = slot.net();

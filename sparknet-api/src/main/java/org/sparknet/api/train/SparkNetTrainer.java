@@ -352,7 +352,8 @@ public final class SparkNetTrainer implements AutoCloseable {
             cfg.contBlob(),
             cfg.averaging().isElastic(),
             cfg.averaging().alpha(),
-            weightsToken);
+            weightsToken,
+            cfg.groupSize());
     Broadcast<SolverState[]> states =
         pendingSolverStates == null ? null : sc.broadcast(pendingSolverStates);
     WeightSum total;
@@ -716,7 +717,8 @@ public final class SparkNetTrainer implements AutoCloseable {
             cfg.contBlob(),
             false,
             0f,
-            weightsToken);
+            weightsToken,
+            1);
     List<WorkerRound.TestResult> results;
     try {
       results =

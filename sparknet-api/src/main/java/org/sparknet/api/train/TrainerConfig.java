@@ -33,6 +33,7 @@ public final class TrainerConfig implements Serializable {
   private final String metricsFile;
   private final boolean deterministic;
   private final int treeAggregateAbove;
+  private final int groupSize;
 
   private TrainerConfig(Builder b) {
     this.netDefinition = b.netDefinition;
@@ -56,6 +57,7 @@ public final class TrainerConfig implements Serializable {
     this.metricsFile = b.metricsFile;
     this.deterministic = b.deterministic;
     this.treeAggregateAbove = b.treeAggregateAbove;
+    this.groupSize = b.groupSize;
   }
 
   public static Builder builder() {
@@ -164,6 +166,15 @@ public final class TrainerConfig implements Serializable {
   }
 
   /**
+   * Solvers per worker (1: a plain net). A worker of a group of {@code k} runs {@code k} solvers on
+   * {@code k} threads that average after every step ({@link SolverGroup}); workers average every
+   * tau steps as usual.
+   */
+  public int groupSize() {
+    return groupSize;
+  }
+
+  /**
    * Whether a smaller value of {@code metric} is better: names containing "loss" or "error" are
    * minimised, everything else (accuracy) maximised.
    */
@@ -184,6 +195,7 @@ public final class TrainerConfig implements Serializable {
         + averaging
         + ", seed "
         + seed
+        + (groupSize > 1 ? ", groups of " + groupSize : "")
         + (deterministic ? ", deterministic" : "")
         + "}";
   }
@@ -211,6 +223,7 @@ public final class TrainerConfig implements Serializable {
     private String metricsFile;
     private boolean deterministic;
     private int treeAggregateAbove = 16;
+    private int groupSize = 1;
 
     private Builder() {}
 
@@ -354,6 +367,18 @@ public final class TrainerConfig implements Serializable {
     public Builder optTreeAggregateAbove(int partitions) {
       nonNegative(partitions, "treeAggregateAbove");
       this.treeAggregateAbove = partitions;
+      return this;
+    }
+
+    /**
+     * Hybrid training (ShmCaffe-H, SINGA's worker groups): each worker runs a {@link SolverGroup}
+     * of {@code size} solvers on {@code size} threads that average their weights after every step,
+     * each step taking {@code size} batches; the workers average every tau steps as usual. Give
+     * each executor as many cores as the group has solvers ({@code spark.task.cpus}). Default 1.
+     */
+    public Builder optGroupSize(int size) {
+      positive(size, "groupSize (solvers per worker)");
+      this.groupSize = size;
       return this;
     }
 

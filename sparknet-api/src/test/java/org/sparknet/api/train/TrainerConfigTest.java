@@ -23,6 +23,7 @@ class TrainerConfigTest {
             .build();
     assertEquals(10, c.tau());
     assertEquals(3, c.workers());
+    assertEquals(1, c.groupSize(), "a worker is one solver unless asked");
     assertEquals(5L, c.seed(), "seed defaults to the definition's");
     assertEquals("data", c.dataBlob());
     assertEquals("label", c.labelBlob());
@@ -42,6 +43,10 @@ class TrainerConfigTest {
         assertThrows(IllegalArgumentException.class, () -> b.optWorkers(-1))
             .getMessage()
             .contains("workers"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> b.optGroupSize(0))
+            .getMessage()
+            .contains("groupSize"));
     assertThrows(IllegalArgumentException.class, () -> b.optTauSeconds(0));
     assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(1.5));
     assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(-0.1));

@@ -16,7 +16,19 @@ final class SparkSessions {
    * (spark.master); else {@code local[localThreads]}.
    */
   static SparkSession forCommand(String master, int localThreads, String appName) {
+    return forCommand(master, localThreads, appName, 1);
+  }
+
+  /**
+   * Like {@link #forCommand(String, int, String)} for tasks of {@code taskCpus} cores each (the
+   * solver groups of hybrid training): {@code spark.task.cpus} is set when the session is created
+   * here; under spark-submit pass {@code --conf spark.task.cpus=N} yourself.
+   */
+  static SparkSession forCommand(String master, int localThreads, String appName, int taskCpus) {
     SparkSession.Builder b = builder(appName);
+    if (taskCpus > 1) {
+      b.config("spark.task.cpus", Integer.toString(taskCpus));
+    }
     if (master != null) {
       b.master(master);
     } else if (System.getProperty("spark.master") == null) {

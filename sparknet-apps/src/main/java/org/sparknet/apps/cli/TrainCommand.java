@@ -120,6 +120,15 @@ public final class TrainCommand implements Callable<Integer> {
   boolean deterministic;
 
   @Option(
+      names = "--group-size",
+      defaultValue = "1",
+      description =
+          "Solvers per worker that average after every step (hybrid training, SINGA's worker"
+              + " groups); each worker then takes this many cores (spark.task.cpus); default"
+              + " ${DEFAULT-VALUE}.")
+  int groupSize;
+
+  @Option(
       names = "--master",
       description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
   String master;
@@ -137,6 +146,9 @@ public final class TrainCommand implements Callable<Integer> {
               + ", test-interval="
               + testInterval
               + ")");
+    }
+    if (groupSize < 1) {
+      throw new IllegalArgumentException("--group-size must be >= 1 (got " + groupSize + ")");
     }
     Averaging avg = averaging();
     DataInput trainSet =
@@ -187,7 +199,8 @@ public final class TrainCommand implements Callable<Integer> {
             .optWorkers(workers)
             .optAveraging(avg)
             .optMaxRounds(rounds)
-            .optMetricsFile(metricsFile.toString());
+            .optMetricsFile(metricsFile.toString())
+            .optGroupSize(groupSize);
     if (tau.steps != null) {
       config.optTau(tau.steps);
     } else {
@@ -218,7 +231,8 @@ public final class TrainCommand implements Callable<Integer> {
         cfg,
         rounds);
 
-    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet train");
+    SparkSession spark =
+        SparkSessions.forCommand(master, workers * groupSize, "SparkNet train", groupSize);
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {

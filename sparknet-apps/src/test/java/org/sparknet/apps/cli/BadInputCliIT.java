@@ -162,6 +162,7 @@ class BadInputCliIT {
         row("workers 0", f -> f.trainWith("--workers", "0"), "--workers", "workers=0"),
         row("workers negative", f -> f.trainWith("--workers", "-2"), "workers=-2"),
         row("rounds 0", f -> f.trainWith("--rounds", "0"), "rounds=0"),
+        row("group size 0", f -> f.train("--group-size", "0"), "--group-size", "got 0"),
         row(
             "tau and tau-seconds together",
             f -> f.train("--tau-seconds", "1"),

@@ -120,6 +120,9 @@ public final class LoopBenchmark {
       if (opt.runs("tta")) {
         suite.timeToAccuracy();
       }
+      if (opt.runs("hybrid")) {
+        new HybridSection(opt, sc, trainRdd, testRdd).run();
+      }
       writeSetup(spark.version());
     } finally {
       spark.stop();

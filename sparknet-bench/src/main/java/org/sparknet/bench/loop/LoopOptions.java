@@ -28,13 +28,23 @@ public record LoopOptions(
     String command) {
 
   public static final List<String> ALL_SECTIONS =
-      List.of("throughput", "overhead", "tau", "demo", "roofline", "raw", "split", "model", "tta");
+      List.of(
+          "throughput",
+          "overhead",
+          "tau",
+          "demo",
+          "roofline",
+          "raw",
+          "split",
+          "model",
+          "tta",
+          "hybrid");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid]",
           "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -50,6 +60,8 @@ public record LoopOptions(
           "  model       predicted speed-up for 1-64 workers on 10 Gbit/s (runs split if needed)",
           "  tta         test accuracy against training time, tau 10/50/200, plain vs elastic",
           "              averaging, 5 minutes a run (~30 min in all)",
+          "  hybrid      2 partitions vs 1 partition of a group of 2 solvers (average every step)",
+          "              vs 1 solver of twice the batch with 2 BLAS threads: images/s, accuracy",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 

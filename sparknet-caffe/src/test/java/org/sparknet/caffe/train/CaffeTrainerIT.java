@@ -177,6 +177,46 @@ class CaffeTrainerIT {
   }
 
   @Test
+  void aWorkerOfTwoSolversEqualsOneCaffeNetOfTwiceTheBatch() {
+    // Hybrid mode (optGroupSize): two solvers of batch 8 that average after every step, with
+    // lenet_solver's momentum and weight decay, follow one solver of batch 16 on the same 16
+    // examples a step: the mean of two momentum sums is the momentum sum of the mean gradient.
+    // 3 rounds of 3 steps of 16 = 144 > 100 examples: the feeder also crosses into a new epoch.
+    NetDefinition def = definition(LENET_SOLVER, 8);
+    List<Example> part = images.subList(0, 100);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 3, 1).optGroupSize(2).build());
+        CaffeNet big = CaffeNet.create(definition(LENET_SOLVER, 16))) {
+      WeightCollection start = t.getWeights();
+      big.setWeights(start);
+      t.setTrainingData(rdd(List.of(part)));
+      ShardFeeder f = feeder(part, 0);
+      // rows 0-7 are member 0's batch, rows 8-15 member 1's: the order the group takes them in
+      BatchFeeder twice =
+          in -> {
+            for (int half = 0; half < 2; half++) {
+              f.fill(
+                  Map.of(
+                      "data",
+                      in.get("data")
+                          .subArray(new int[] {8 * half, 0, 0, 0}, new int[] {8, 1, 28, 28}),
+                      "label",
+                      in.get("label").subArray(new int[] {8 * half}, new int[] {8})));
+            }
+          };
+      for (int r = 1; r <= 3; r++) {
+        var m = t.trainRound();
+        big.train(3, twice);
+        assertEquals(48, m.examples(), "a round of 3 group steps takes 3 x 2 batches of 8");
+        // Sums over 16 rows in another order, and a mean of two updates: float rounding only.
+        assertWeights(big.getWeights(), t.getWeights(), Tolerance.FLOAT);
+      }
+      assertEquals(9, big.iteration());
+      assertEquals(9, t.iteration());
+      assertTrue(!t.getWeights().allClose(start, 1e-3, 0), "9 steps moved the weights");
+    }
+  }
+
+  @Test
   void checkpointResumeWithMomentumEqualsAnUninterruptedRun(@TempDir Path dir) throws Exception {
     NetDefinition def = definition(LENET_SOLVER, 8);
     List<List<Example>> parts = List.of(images.subList(0, 100), images.subList(100, 200));
