@@ -80,6 +80,7 @@ public final class LoopBenchmark {
         opt.quick() ? " (quick)" : "",
         LoopOptions.ALL_SECTIONS.stream().filter(opt::runs).toList(),
         opt.output().toAbsolutePath());
+    MarkdownSections.stampSections("_Measured " + now() + " by `" + opt.command() + "`._");
     writeSetup(null);
     SparkSession spark =
         SparkSettings.apply(
@@ -512,8 +513,8 @@ public final class LoopBenchmark {
     md.append(
         String.format(
             Locale.ROOT,
-            "%nFinal test accuracy %.4f after %.2f epochs in %.0f s (the demo's README figure:"
-                + " 0.8918 after 2.99 epochs in 52 s on a quiet box). Load average after: %s.%n",
+            "%nFinal test accuracy %.4f after %.2f epochs in %.0f s (`bin/sparknet demo`"
+                + " itself, in its own JVM: see \"The main job\" above). Load average after: %s.%n",
             finalAccuracy,
             epoch,
             total,

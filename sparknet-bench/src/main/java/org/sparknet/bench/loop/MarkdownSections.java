@@ -14,6 +14,17 @@ import java.nio.file.Path;
 public final class MarkdownSections {
   private MarkdownSections() {}
 
+  /** A line appended to each rewritten section but the setup, naming the run that measured it. */
+  private static volatile String stamp;
+
+  /**
+   * Stamps every section rewritten from now on with {@code line} (the date and command of the run),
+   * so that a section kept from an earlier run still says when it was measured.
+   */
+  public static void stampSections(String line) {
+    stamp = line;
+  }
+
   public static String begin(String name) {
     return "<!-- bench:" + name + ":begin -->";
   }
@@ -51,6 +62,9 @@ public final class MarkdownSections {
 
   /** Replaces section {@code name} of the file (created when absent). */
   public static void rewrite(Path file, String name, String body) {
+    if (stamp != null && !name.endsWith("-setup")) {
+      body = (body.endsWith("\n") ? body : body + "\n") + "\n" + stamp + "\n";
+    }
     try {
       String doc = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
       Path parent = file.toAbsolutePath().getParent();

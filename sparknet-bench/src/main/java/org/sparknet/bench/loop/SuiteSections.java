@@ -74,8 +74,8 @@ final class SuiteSections {
     Sgemm.setThreads(1);
     double reach = Sgemm.threadsReachCaffe(cores);
     log(
-        "roofline: OpenBLAS threads %d at start, %d after setting %d; Caffe's gemm %.2fx faster"
-            + " with %d threads",
+        "roofline: OpenBLAS threads %d at start, %d after setting %d; Caffe's gemm at %.2fx its"
+            + " 1-thread speed with %d threads",
         before, reported, cores, reach, cores);
     StringBuilder md =
         new StringBuilder("### 5. Roofline: sgemm peak and SparkNet's FLOP rate\n\n");
@@ -92,8 +92,10 @@ final class SuiteSections {
                 + " only (2MNK; pooling, ReLU, LRN, softmax and biases not counted). The thread"
                 + " count is set through the presets' `openblas_set_num_threads`, which Caffe's"
                 + " libopenblas shares: get_num_threads reported %d after setting %d (%d at"
-                + " start), and Caffe's own `caffe_cpu_gemm` (512³) ran %.2f× faster with %d"
-                + " threads than with 1. Load average %s before.%n%n",
+                + " start), and Caffe's own `caffe_cpu_gemm` (512³) ran at %.2f× its 1-thread speed"
+                + " with %d threads (about that many on idle cores; below 1 when another process"
+                + " holds a core, as OpenBLAS threads wait for each other). Load average %s"
+                + " before.%n%n",
             cores,
             reps,
             minNanos / 1_000_000,
