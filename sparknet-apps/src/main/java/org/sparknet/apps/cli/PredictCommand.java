@@ -64,23 +64,12 @@ public final class PredictCommand implements Callable<Integer> {
               + " reads, else the last layer's top).")
   String blob;
 
-  @Option(
-      names = "--workers",
-      defaultValue = "2",
-      description = "Partitions; default ${DEFAULT-VALUE}.")
-  int workers;
-
-  @Option(
-      names = "--master",
-      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
-  String master;
+  @Mixin SparkOptions sparkOptions = new SparkOptions();
 
   @Override
   public Integer call() {
     dataOptions.dataFormat();
-    if (workers < 1) {
-      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
-    }
+    sparkOptions.check();
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
@@ -98,7 +87,7 @@ public final class PredictCommand implements Callable<Integer> {
             : BatchInference.defaultBlob(
                 def.netText() != null ? def.netText() : def.solverText(), "the net definition");
     WeightCollection w = NetOptions.loadWeights(def, weights);
-    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet predict");
+    SparkSession spark = sparkOptions.session("SparkNet predict");
     long written;
     boolean labelled;
     try {
@@ -107,7 +96,12 @@ public final class PredictCommand implements Callable<Integer> {
       }
       labelled = data.labelled(dataOptions, spark);
       BatchInference.predict(
-              spark, def, w, data.toRdd(spark, workers, loading, false, dataOptions), labelled, b)
+              spark,
+              def,
+              w,
+              data.toRdd(spark, sparkOptions.workers, loading, false, dataOptions),
+              labelled,
+              b)
           .write()
           .parquet(output.toString());
       written = spark.read().parquet(output.toString()).count();

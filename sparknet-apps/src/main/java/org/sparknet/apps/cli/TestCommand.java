@@ -42,37 +42,31 @@ public final class TestCommand implements Callable<Integer> {
 
   @Mixin DataOptions dataOptions = new DataOptions();
 
-  @Option(
-      names = "--workers",
-      defaultValue = "2",
-      description = "Partitions; default ${DEFAULT-VALUE}.")
-  int workers;
-
-  @Option(
-      names = "--master",
-      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
-  String master;
+  @Mixin SparkOptions sparkOptions = new SparkOptions();
 
   @Override
   public Integer call() {
     dataOptions.dataFormat();
-    if (workers < 1) {
-      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
-    }
+    sparkOptions.check();
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
     DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = loading.def();
-    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet test");
+    SparkSession spark = sparkOptions.session("SparkNet test");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       TrainerConfig cfg =
-          TrainerConfig.builder().setNetDefinition(def).optWorkers(workers).optTau(1).build();
+          TrainerConfig.builder()
+              .setNetDefinition(def)
+              .optWorkers(sparkOptions.workers)
+              .optTau(1)
+              .build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.setWeights(NetOptions.loadWeights(def, weights));
-        trainer.setValidationData(data.toRdd(spark, workers, loading, false, dataOptions));
+        trainer.setValidationData(
+            data.toRdd(spark, sparkOptions.workers, loading, false, dataOptions));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",
