@@ -161,8 +161,9 @@ final class DataInput {
 
   /**
    * The net definition and how to load the data for it: the shape of one example follows from the
-   * format, the net's data layers and the options; crops, mirrors and mean files of the net's data
-   * layers are taken over by the loader (see {@link NetTransforms}).
+   * format, the net's data layers and the options. Examples are loaded uncropped: the net crops and
+   * mirrors them per batch, and a mean file is subtracted by the loader (see {@link
+   * NetTransforms}).
    */
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
@@ -188,7 +189,7 @@ final class DataInput {
       case CIFAR, CIFAR100 -> {
         h = CifarFile.SIDE;
         w = CifarFile.SIDE;
-        shape = List.of(CifarFile.CHANNELS, crop > 0 ? crop : h, crop > 0 ? crop : w);
+        shape = List.of(CifarFile.CHANNELS, h, w);
       }
       case IMAGES -> {
         if (o.imageSize != null) {
@@ -211,14 +212,14 @@ final class DataInput {
               "The net's data layers do not say the image size: pass --image-size H,W (or"
                   + " --crop N)");
         }
-        shape = List.of(3, crop > 0 ? crop : h, crop > 0 ? crop : w);
+        shape = List.of(3, h, w);
       }
       default -> {
-        if (crop > 0 || nt.mirrorTrain() || mean != null) {
+        if (mean != null) {
           throw new IllegalArgumentException(
-              "The net's transform_param crops, mirrors or has a mean_file, which SparkNet does not"
-                  + " apply to Parquet"
-                  + " data (its rows are flat vectors); remove them from the net (--mean-value works)");
+              "The net's transform_param has a mean_file, which SparkNet does not subtract from"
+                  + " Parquet data (its rows are flat vectors); remove it from the net"
+                  + " (--mean-value works)");
         }
         h = 0;
         w = 0;
@@ -244,16 +245,17 @@ final class DataInput {
               + shape
               + " examples that --format "
               + format.cliName()
-              + " gives after resizing and cropping");
+              + " gives after resizing (uncropped: the net crops)");
     }
     NetDefinition def = n.definition(nt.files(), shape);
-    ImageTransform train = new ImageTransform(crop, nt.mirrorTrain(), true, def.seed(), mean);
+    // Only the mean image is subtracted at load time; crops and flips are the net's, per batch.
+    ImageTransform train = new ImageTransform(0, false, true, def.seed(), mean);
     return new Loading(def, n.scale, h, w, train);
   }
 
   /**
    * How to load: the definition, the pixel scale, the size images are resized to (0 when not
-   * images) and the TRAIN transform (TEST centre-crops the same size, without mirroring).
+   * images) and the load-time transform (the mean image, if any).
    */
   record Loading(NetDefinition def, float scale, int height, int width, ImageTransform train) {}
 

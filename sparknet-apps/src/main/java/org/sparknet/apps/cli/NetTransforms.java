@@ -12,20 +12,20 @@ import org.sparknet.caffe.internal.TextFormat.Message;
 
 /**
  * The image transforms of a net's data layers, split between the loader and the net. Caffe's {@code
- * transform_param} fields {@code crop_size} and {@code mirror} move to the loader (an {@link
- * org.sparknet.apps.data.ImageTransform}); {@code mean_file} is read and subtracted by the loader
- * too, unless per-channel {@code mean_value}s are given on the command line; {@code scale} and
- * {@code mean_value} stay in the net, where CaffeNet applies them after feeding. The result is a
- * net text that sparknet-caffe accepts.
+ * transform_param} fields {@code crop_size} and {@code mirror} stay in the net, where CaffeNet
+ * applies them to every batch as Caffe's DataTransformer does (a random crop and flip in TRAIN,
+ * drawn anew each time, a centre crop in TEST); {@code --crop} and {@code --mirror} replace them
+ * there. {@code mean_file} is read and subtracted by the loader from the uncropped images (the same
+ * arithmetic as Caffe, which subtracts before cropping), unless per-channel {@code mean_value}s are
+ * given on the command line; {@code scale} and {@code mean_value} stay in the net. The result is a
+ * net text that sparknet-caffe accepts, fed uncropped examples.
  *
  * @param files the rewritten solver and net
  * @param cropSize the crop of the data layers (0 for none)
- * @param mirrorTrain whether the TRAIN data layer mirrors
  * @param inputShape C,H,W of the first Input layer's first top, or null when there is none
  * @param mean the data layers' mean_file, read, or null
  */
-record NetTransforms(
-    CaffeFiles files, int cropSize, boolean mirrorTrain, List<Integer> inputShape, MeanImage mean) {
+record NetTransforms(CaffeFiles files, int cropSize, List<Integer> inputShape, MeanImage mean) {
 
   /**
    * Reads the data layers of {@code files} and rewrites them. {@code crop}, {@code mirror}, {@code
@@ -45,11 +45,9 @@ record NetTransforms(
         TextFormat.parse(embedded ? files.solverText() : files.netText(), files.netSource());
     Message net = embedded ? embeddedNet(root) : root;
     if (net == null) {
-      return new NetTransforms(
-          files, crop == null ? 0 : crop, Boolean.TRUE.equals(mirror), null, null);
+      return new NetTransforms(files, crop == null ? 0 : crop, null, null);
     }
     Integer netCrop = null;
-    boolean netMirror = false;
     int dataLayers = 0;
     List<Integer> inputShape = null;
     MeanImage mean = null;
@@ -85,7 +83,7 @@ record NetTransforms(
       }
       Message t = layer.child("transform_param");
       if (t == null) {
-        if (meanValues != null) {
+        if (meanValues != null || crop != null || mirror != null) {
           t = new Message();
           layer.add(Field.message("transform_param", t));
         } else {
@@ -103,9 +101,6 @@ record NetTransforms(
                 + "; SparkNet feeds both phases one input shape");
       }
       netCrop = c;
-      if (isTrue(t.value("mirror", "false")) && !"TEST".equals(phase(layer))) {
-        netMirror = true;
-      }
       String meanFile = t.value("mean_file", null);
       if (meanFile != null && meanValues == null) {
         if (meanSource != null && !meanSource.equals(meanFile)) {
@@ -122,7 +117,20 @@ record NetTransforms(
           meanSource = meanFile;
         }
       }
-      t.remove("crop_size").remove("mirror").remove("mean_file");
+      t.remove("mean_file");
+      if (crop != null) {
+        t.remove("crop_size");
+        if (crop > 0) {
+          t.add(Field.scalar("crop_size", Integer.toString(crop)));
+        }
+      }
+      if (mirror != null) {
+        // --mirror true flips training images; --mirror false turns flips off in both phases
+        t.remove("mirror");
+        if (mirror && !"TEST".equals(phase(layer))) {
+          t.add(Field.scalar("mirror", "true"));
+        }
+      }
       if (meanValues != null) {
         t.remove("mean_value");
         for (float v : meanValues) {
@@ -141,13 +149,12 @@ record NetTransforms(
               + " the data instead");
     }
     int cropSize = crop != null ? crop : netCrop == null ? 0 : netCrop;
-    boolean mirrorTrain = mirror != null ? mirror : netMirror;
     String text = TextFormat.print(root);
     CaffeFiles rewritten =
         embedded
             ? new CaffeFiles(text, null, files.netSource())
             : new CaffeFiles(files.solverText(), text, files.netSource());
-    return new NetTransforms(rewritten, cropSize, mirrorTrain, inputShape, mean);
+    return new NetTransforms(rewritten, cropSize, inputShape, mean);
   }
 
   private static Path locate(String meanFile, List<Path> baseDirs, String where) {
@@ -186,9 +193,5 @@ record NetTransforms(
   private static String phase(Message layer) {
     Message inc = layer.child("include");
     return inc == null ? null : inc.value("phase", null);
-  }
-
-  private static boolean isTrue(String v) {
-    return v.equals("true") || v.equals("t") || v.equals("1") || v.equals("True");
   }
 }

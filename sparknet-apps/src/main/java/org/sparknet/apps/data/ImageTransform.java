@@ -4,15 +4,14 @@ import java.io.Serializable;
 import java.util.SplittableRandom;
 
 /**
- * The geometric half of Caffe's {@code transform_param} on one CHW image: {@code crop_size} and
- * {@code mirror}. In TRAIN the crop offset and the mirror flip are random, as in Caffe's
- * DataTransformer; in TEST the crop is centred and there is no flip. Caffe draws them anew each
- * time an image is read; here they are drawn once per image from (seed, image index) when the data
- * is loaded, because the trainer caches the loaded examples (so a run is reproducible, but the
- * augmentation does not change between epochs). The arithmetic half ({@code scale}, {@code
- * mean_value}) stays in the net and is applied by CaffeNet after feeding.
+ * Caffe's {@code transform_param} done once, at load time, on one CHW image: the mean image ({@code
+ * mean_file}) and optionally {@code crop_size} and {@code mirror}. The CLI's loaders use it for the
+ * mean image only: crops and flips belong to the net, where CaffeNet draws them anew for every
+ * batch as Caffe does. Load-time crops serve engines without native transforms; their offset and
+ * flip are drawn once per image from (seed, image index), in TRAIN at random and in TEST centred
+ * and unflipped, so the augmentation does not change between epochs.
  *
- * <p>A mean image ({@code mean_file}) is subtracted here too, before cropping, as Caffe does.
+ * <p>The mean image is subtracted before cropping, as Caffe does.
  *
  * @param cropSize side of the square crop, 0 for none
  * @param mirror whether images may be flipped left-right (TRAIN only)

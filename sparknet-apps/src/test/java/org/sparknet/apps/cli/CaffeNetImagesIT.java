@@ -20,11 +20,12 @@ import org.sparknet.caffe.CaffeNet;
 
 /**
  * Seed app 4, CaffeNet (AlexNet) on an image folder: the unchanged BVLC reference CaffeNet solver
- * and train_val net (its Data layers become Input layers, crop 227 and mirror move to the loader,
- * mean_file becomes --mean-value) trained by {@code train --format images} on a tiny folder the
- * test writes: 2 classes x 8 Fashion-MNIST images as PNG and JPEG, resized to 256x256. CaffeNet on
- * a CPU is slow, so the batch is 2 (--batch-size) and training is 2 solver steps on 1 worker: the
- * test shows it runs end to end with a finite loss, not that it learns.
+ * and train_val net (its Data layers become Input layers fed 256x256 images that CaffeNet crops to
+ * 227 and mirrors per batch, mean_file becomes --mean-value) trained by {@code train --format
+ * images} on a tiny folder the test writes: 2 classes x 8 Fashion-MNIST images as PNG and JPEG,
+ * resized to 256x256. CaffeNet on a CPU is slow, so the batch is 2 (--batch-size) and training is 2
+ * solver steps on 1 worker: the test shows it runs end to end with a finite loss, not that it
+ * learns.
  */
 class CaffeNetImagesIT {
   private static final Pattern ROUND_LOSS = Pattern.compile("round +1/1 .* loss (\\S+)");
@@ -77,7 +78,7 @@ class CaffeNetImagesIT {
                 data));
     System.out.println(r);
     assertEquals(0, r.exit(), r.toString());
-    assertTrue(r.out().contains("16 training / 4 test examples (images, shape [3, 227, 227])"));
+    assertTrue(r.out().contains("16 training / 4 test examples (images, shape [3, 256, 256])"));
     Matcher m = ROUND_LOSS.matcher(r.out());
     assertTrue(m.find(), r.out());
     double loss = Double.parseDouble(m.group(1));

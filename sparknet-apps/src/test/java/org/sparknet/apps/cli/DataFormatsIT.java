@@ -127,7 +127,7 @@ class DataFormatsIT {
     Result r = CliFixtures.run(args.toArray(new String[0]));
     System.out.println(r);
     assertEquals(0, r.exit(), r.toString());
-    assertTrue(r.out().contains("(images, shape [3, 32, 32])"), r.toString());
+    assertTrue(r.out().contains("(images, shape [3, 36, 36])"), r.toString());
     assertTrue(
         r.out().contains("1 undecodable image(s) in --train skipped")
             && r.out().contains("1 undecodable image(s) in --test skipped"),

@@ -184,8 +184,16 @@ class FormatsCommandsTest {
   }
 
   @Test
-  void parquetWithACroppingNetIsRejected() throws Exception {
+  void parquetWithAMeanFileIsRejected() throws Exception {
+    // Crops and flips are the net's (CaffeNet applies them per batch, also to Parquet rows); a
+    // mean image is subtracted by the image loaders only.
     Path caffenet = CliFixtures.appSolver("caffenet", tmp.resolve("caffenet"));
+    CliFixtures.meanFile(
+        tmp.resolve("caffenet/data/ilsvrc12/imagenet_mean.binaryproto"),
+        3,
+        256,
+        256,
+        new float[3 * 256 * 256]);
     Path parquet = Files.createDirectories(tmp.resolve("x.parquet"));
     Result r =
         CliFixtures.run(
@@ -198,11 +206,9 @@ class FormatsCommandsTest {
             parquet.toString(),
             "--format",
             "parquet",
-            "--mean-value",
-            "1",
             "--sample-shape",
-            "3,227,227");
-    assertOneLineExitTwo(r, "which SparkNet does not apply to Parquet data");
+            "3,256,256");
+    assertOneLineExitTwo(r, "has a mean_file, which SparkNet does not subtract from Parquet data");
   }
 
   @Test
