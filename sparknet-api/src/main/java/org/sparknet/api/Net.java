@@ -2,6 +2,7 @@ package org.sparknet.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 
@@ -49,6 +50,17 @@ public interface Net extends AutoCloseable {
    * layers before changing anything, with a message that lists them.
    */
   void setWeights(WeightCollection weights);
+
+  /**
+   * Calls {@code action} with views of every learnable array in the net's own memory, in the order
+   * of {@link #getWeights()} (layer by layer, each layer's arrays in order), for arithmetic on the
+   * weights without copying them (a {@code SolverGroup} averages its solvers this way after every
+   * step). The views are valid only during the call; what the action writes goes into the net.
+   * Returns false without calling {@code action} when the engine cannot lend its memory.
+   */
+  default boolean withWeightViews(Consumer<List<NDArray>> action) {
+    return false;
+  }
 
   /** The solver's iteration count (the step count that drives its learning-rate policy). */
   int iteration();

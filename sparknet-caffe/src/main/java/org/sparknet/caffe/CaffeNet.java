@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.bytedeco.caffe.FloatAdaDeltaSolver;
 import org.bytedeco.caffe.FloatAdaGradSolver;
 import org.bytedeco.caffe.FloatAdamSolver;
@@ -369,6 +370,34 @@ public final class CaffeNet implements Net {
         layers.computeIfAbsent(p.layer(), k -> new ArrayList<>()).add(new Tensor(p.shape(), data));
       }
       return toCollection(layers);
+    }
+  }
+
+  /** Views of the parameter blobs' CPU memory (mutable: on a GPU the next step copies them up). */
+  @Override
+  public boolean withWeightViews(Consumer<List<NDArray>> action) {
+    checkOpen();
+    Objects.requireNonNull(action, "action");
+    List<Storage> storages = new ArrayList<>();
+    try (PointerScope scope = new PointerScope()) {
+      CaffeRuntime.useDevice(deviceId);
+      FloatBlobSharedVector all = solver.net().params();
+      List<NDArray> views = new ArrayList<>(params.size());
+      for (ParamInfo p : params) {
+        Storage st =
+            Storage.borrow(
+                all.get(p.paramIndex()).mutable_cpu_data(),
+                p.shape().size(),
+                "weights of layer '" + p.layer() + "' of net '" + plan.netName() + "'");
+        storages.add(st);
+        views.add(NDArray.wrap(st, p.shape()));
+      }
+      action.accept(Collections.unmodifiableList(views));
+      return true;
+    } finally {
+      for (Storage st : storages) {
+        st.close(); // views never outlive the call
+      }
     }
   }
 

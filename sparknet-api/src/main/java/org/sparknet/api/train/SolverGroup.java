@@ -133,10 +133,7 @@ public final class SolverGroup implements Net {
       if (!Double.isFinite(lossSum)) {
         return Float.NaN;
       }
-      WeightCollection mean = WeightCollection.mean(weightsOfAll());
-      for (Net m : members) {
-        m.setWeights(mean);
-      }
+      averageWeights();
     }
     return (float) (lossSum / ((double) numSteps * members.size()));
   }
@@ -200,6 +197,54 @@ public final class SolverGroup implements Net {
         throw r;
       }
       throw new IllegalStateException("A group member failed", e.getCause());
+    }
+  }
+
+  /**
+   * Sets every member's weights to their mean: in place through the engines' weight views when they
+   * lend them (native adds, no copies), else through heap copies.
+   */
+  private void averageWeights() {
+    if (!meanThroughViews(0, new ArrayList<>())) {
+      WeightCollection mean = WeightCollection.mean(weightsOfAll());
+      for (Net m : members) {
+        m.setWeights(mean);
+      }
+    }
+  }
+
+  /** Opens member {@code i}'s views inside those of members 0..i-1; averages at the innermost. */
+  private boolean meanThroughViews(int i, List<List<NDArray>> held) {
+    if (i == members.size()) {
+      meanInPlace(held);
+      return true;
+    }
+    boolean[] done = {false};
+    boolean lent =
+        members
+            .get(i)
+            .withWeightViews(
+                views -> {
+                  held.add(views);
+                  done[0] = meanThroughViews(i + 1, held);
+                  held.remove(held.size() - 1);
+                });
+    return lent && done[0];
+  }
+
+  /** Member 0's arrays become the mean (sum, then one scaling), copied to the others. */
+  private static void meanInPlace(List<List<NDArray>> nets) {
+    List<NDArray> first = nets.get(0);
+    float inverse = 1f / nets.size();
+    for (int a = 0; a < first.size(); a++) {
+      NDArray acc = first.get(a);
+      for (int i = 1; i < nets.size(); i++) {
+        acc.add(nets.get(i).get(a));
+      }
+      acc.scale(inverse);
+      for (int i = 1; i < nets.size(); i++) {
+        nets.get(i).get(a).copyFrom(acc);
+      }
     }
   }
 
