@@ -103,7 +103,7 @@ public final class DeepAutoEncoder {
     /** The paper's 784-1000-500-250-2 with the defaults of the CLI. */
     public static Settings defaults() {
       return new Settings(
-          new int[] {784, 1000, 500, 250, 2}, 2, 100, 25, 10, 0.1f, 0.001f, 10, 0.001, 42);
+          new int[] {784, 1000, 500, 250, 2}, 2, 100, 25, 5, 0.1f, 0.01f, 10, 0.001, 42);
     }
 
     @Override
