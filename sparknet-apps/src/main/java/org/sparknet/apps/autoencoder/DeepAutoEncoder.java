@@ -182,6 +182,9 @@ public final class DeepAutoEncoder {
     List<Path> files = new ArrayList<>();
     List<NetDefinition> defs = new ArrayList<>();
     NetProvider rbmEngine = NetProvider.forEngine("rbm");
+    // The weights each transformed dataset was computed with: kept while the cached data may need
+    // recomputing, destroyed at the end of pre-training.
+    List<Broadcast<WeightCollection>> broadcasts = new ArrayList<>();
     long t0 = System.nanoTime();
     for (int i = 0; i < layers; i++) {
       boolean last = i == layers - 1;
@@ -221,19 +224,25 @@ public final class DeepAutoEncoder {
       if (!last) {
         // The next RBM reads this one's weights back from its file, as SINGA's next stage does.
         WeightCollection handedOn = rbmEngine.decodeWeights(def, read(file), file.toString());
-        JavaRDD<Example> next =
-            hidden(sc, input, def, handedOn).persist(StorageLevel.MEMORY_ONLY());
-        JavaRDD<Example> nextTest = hidden(sc, testInput, def, handedOn).cache();
+        Broadcast<WeightCollection> bw = sc.broadcast(handedOn);
+        broadcasts.add(bw);
+        JavaRDD<Example> next = hidden(input, def, bw).persist(StorageLevel.MEMORY_ONLY());
+        JavaRDD<Example> nextTest = hidden(testInput, def, bw).cache();
         next.count();
         if (input != train) {
           input.unpersist(false);
         }
+        testInput.unpersist(false);
         input = next;
         testInput = nextTest;
       }
     }
     if (input != train) {
       input.unpersist(false);
+    }
+    testInput.unpersist(false);
+    for (Broadcast<WeightCollection> b : broadcasts) {
+      b.destroy();
     }
     double rbmSeconds = (System.nanoTime() - t0) / 1e9;
 
@@ -258,6 +267,15 @@ public final class DeepAutoEncoder {
       trainer.setWeights(unrolled);
       trainer.setTrainingData(train);
       int rounds = rounds(s.finetuneEpochs(), count, s);
+      int every = Math.max(1, rounds / 10);
+      trainer.addListener(
+          m -> {
+            if (m.round() % every == 0) {
+              log.printf(
+                  "  fine-tuning round %d/%d: cross-entropy per image %.2f, %.0f img/s%n",
+                  m.round(), rounds, m.meanLoss(), m.imagesPerSecond());
+            }
+          });
       List<RoundMetrics> m = rounds == 0 ? List.of() : trainer.train(rounds);
       tuned = trainer.getWeights();
       if (!m.isEmpty()) {
@@ -300,8 +318,7 @@ public final class DeepAutoEncoder {
    * last, partial batch padded with zeros, whose outputs are dropped). Labels are kept.
    */
   static JavaRDD<Example> hidden(
-      JavaSparkContext sc, JavaRDD<Example> data, NetDefinition def, WeightCollection weights) {
-    Broadcast<WeightCollection> bw = sc.broadcast(weights);
+      JavaRDD<Example> data, NetDefinition def, Broadcast<WeightCollection> bw) {
     return data.mapPartitions(it -> hiddenOfPartition(it, def, bw.value()));
   }
 
