@@ -500,6 +500,189 @@ public final class NDArray implements AutoCloseable, Serializable {
     return Math.sqrt(dot(this));
   }
 
+  // ---------------------------------------------------------------- matrices
+
+  /**
+   * Matrix product in OpenBLAS ({@code cblas_sgemm}): {@code this = alpha op(a) op(b) + beta this},
+   * where {@code op(x)} is x or its transpose. All three must be contiguous rank-2 arrays (owners
+   * or contiguous views); {@code this} must not share memory with {@code a} or {@code b}. With
+   * {@code beta = 0} the old contents of this array are ignored (NaNs included).
+   *
+   * @return this array
+   * @throws IllegalArgumentException when a rank, a layout or an inner dimension does not fit
+   */
+  public NDArray gemm(
+      float alpha, NDArray a, boolean transA, NDArray b, boolean transB, float beta) {
+    checkOpen();
+    a.checkOpen();
+    b.checkOpen();
+    checkMatrix(a, "a");
+    checkMatrix(b, "b");
+    checkMatrix(this, "the result (this)");
+    int m = transA ? a.dims[1] : a.dims[0];
+    int k = transA ? a.dims[0] : a.dims[1];
+    int kb = transB ? b.dims[1] : b.dims[0];
+    int n = transB ? b.dims[0] : b.dims[1];
+    String ops =
+        (transA ? "a^T " : "a ")
+            + a.shape
+            + " x "
+            + (transB ? "b^T " : "b ")
+            + b.shape
+            + " -> this "
+            + shape;
+    if (k != kb) {
+      throw new IllegalArgumentException(
+          "gemm: inner dimensions differ ("
+              + k
+              + " vs "
+              + kb
+              + ") in "
+              + ops
+              + "; transpose an operand or fix its shape");
+    }
+    if (dims[0] != m || dims[1] != n) {
+      throw new IllegalArgumentException(
+          "gemm: the result must be [" + m + ", " + n + "] but is " + shape + " in " + ops);
+    }
+    if (a.storage == storage || b.storage == storage) {
+      throw new IllegalArgumentException(
+          "gemm: the result shares memory with an operand in "
+              + ops
+              + "; write into another array");
+    }
+    if (size == 0) {
+      return this;
+    }
+    if (k == 0) {
+      return scale(beta); // empty sum: BLAS implementations disagree on lda for k = 0
+    }
+    openblas.cblas_sgemm(
+        openblas.CblasRowMajor,
+        transA ? openblas.CblasTrans : openblas.CblasNoTrans,
+        transB ? openblas.CblasTrans : openblas.CblasNoTrans,
+        m,
+        n,
+        k,
+        alpha,
+        a.ptr(),
+        a.dims[1],
+        b.ptr(),
+        b.dims[1],
+        beta,
+        ptr(),
+        n);
+    return this;
+  }
+
+  /** A new owning array {@code a b} (OpenBLAS); see {@link #gemm}. */
+  public static NDArray matmul(NDArray a, NDArray b) {
+    checkMatrix(a, "a");
+    checkMatrix(b, "b");
+    NDArray c = zeros(a.dims[0], b.dims[1]);
+    try {
+      return c.gemm(1f, a, false, b, false, 0f);
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  private static void checkMatrix(NDArray x, String role) {
+    x.checkOpen();
+    if (x.dims.length != 2) {
+      throw new IllegalArgumentException(
+          "gemm: " + role + " must be a matrix (rank 2) but has shape " + x.shape);
+    }
+    if (!x.isContiguous()) {
+      throw new IllegalArgumentException(
+          "gemm: "
+              + role
+              + " of shape "
+              + x.shape
+              + " is a strided view (strides "
+              + Arrays.toString(x.strides)
+              + "); BLAS needs row-major contiguous memory, copy it first");
+    }
+  }
+
+  /**
+   * Applies the logistic function {@code 1 / (1 + exp(-x))} to every element, in place. A plain
+   * loop over the memory: OpenBLAS has no element-wise transcendental functions, and the JIT's
+   * {@code Math.exp} costs less than a JNI call per block would save.
+   */
+  public NDArray sigmoid() {
+    checkOpen();
+    FloatBuffer buf = storage.buffer();
+    if (isContiguous()) {
+      for (int i = (int) offset, end = (int) (offset + size); i < end; i++) {
+        buf.put(i, logistic(buf.get(i)));
+      }
+    } else {
+      Walker w = new Walker();
+      for (long i = 0; i < size; i++) {
+        int p = w.next();
+        buf.put(p, logistic(buf.get(p)));
+      }
+    }
+    return this;
+  }
+
+  private static float logistic(float x) {
+    return (float) (1.0 / (1.0 + Math.exp(-x)));
+  }
+
+  /**
+   * Adds {@code row} (shape [columns]) to every row of this matrix, in place (a bias); a plain loop
+   * over contiguous memory (one axpy per row would cost a JNI call per row).
+   */
+  public NDArray addRowVector(NDArray row) {
+    checkMatrix(this, "addRowVector's target");
+    row.checkOpen();
+    if (row.dims.length != 1 || row.dims[0] != dims[1]) {
+      throw new IllegalArgumentException(
+          "addRowVector: the row must have shape [" + dims[1] + "] but has " + row.shape);
+    }
+    float[] r = row.toArray(); // also copes with a row that overlaps this array
+    FloatBuffer buf = storage.buffer();
+    int cols = dims[1];
+    for (int i = 0, p = (int) offset; i < dims[0]; i++) {
+      for (int j = 0; j < cols; j++, p++) {
+        buf.put(p, buf.get(p) + r[j]);
+      }
+    }
+    return this;
+  }
+
+  /**
+   * {@code out = alpha * (sum of this matrix's rows) + beta * out}: the column sums, accumulated in
+   * double in row order. {@code out} has shape [columns] and must not share memory with this.
+   */
+  public NDArray sumRows(float alpha, NDArray out, float beta) {
+    checkMatrix(this, "sumRows' source");
+    out.checkOpen();
+    if (out.dims.length != 1 || out.dims[0] != dims[1]) {
+      throw new IllegalArgumentException(
+          "sumRows: the output must have shape [" + dims[1] + "] but has " + out.shape);
+    }
+    if (out.storage == storage) {
+      throw new IllegalArgumentException("sumRows: the output shares memory with the source");
+    }
+    int cols = dims[1];
+    double[] acc = new double[cols];
+    FloatBuffer buf = storage.buffer();
+    for (int i = 0, p = (int) offset; i < dims[0]; i++) {
+      for (int j = 0; j < cols; j++, p++) {
+        acc[j] += buf.get(p);
+      }
+    }
+    for (int j = 0; j < cols; j++) {
+      float old = beta == 0f ? 0f : out.get(j);
+      out.set((float) (alpha * acc[j] + beta * old), j);
+    }
+    return out;
+  }
+
   private void checkSameShape(NDArray other, String op) {
     checkOpen();
     other.checkOpen();

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       TestCommand.class,
       PredictCommand.class,
       CharRnnCommand.class,
+      AutoEncoderCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SparkNetCli implements Runnable {

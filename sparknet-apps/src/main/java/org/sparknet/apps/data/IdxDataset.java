@@ -120,21 +120,35 @@ public final class IdxDataset {
    * the executors; pixels are multiplied by {@code scale} (1/256 gives Caffe's LeNet input).
    */
   public JavaRDD<Example> toRdd(JavaSparkContext sc, int partitions, float scale) {
+    return toRdd(sc, 0, count(), partitions, scale);
+  }
+
+  /**
+   * Records {@code [from, to)} as an RDD of {@code partitions} partitions of consecutive records,
+   * read on the executors (only the paths and bounds travel in the tasks).
+   */
+  public JavaRDD<Example> toRdd(
+      JavaSparkContext sc, int from, int to, int partitions, float scale) {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
+    }
+    if (from < 0 || to > count() || from > to) {
+      throw new IllegalArgumentException(
+          "Records [" + from + ", " + to + ") are outside the " + count() + " in " + images.path());
     }
     // Locals only: the closure must not capture this object. Absolute paths: an executor's working
     // directory is its own (on a standalone worker, work/APP/N), not the driver's.
     String imagesPath = images.path().toAbsolutePath().toString();
     String labelsPath = labelsPath();
-    int n = count();
+    int n = to - from;
+    int first = from;
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     return sc.parallelize(shards, partitions)
         .flatMap(
             shard -> {
-              int from = (int) ((long) n * shard / partitions);
-              int to = (int) ((long) n * (shard + 1) / partitions);
-              return read(imagesPath, labelsPath, from, to, scale).iterator();
+              int a = first + (int) ((long) n * shard / partitions);
+              int b = first + (int) ((long) n * (shard + 1) / partitions);
+              return read(imagesPath, labelsPath, a, b, scale).iterator();
             });
   }
 

@@ -48,6 +48,16 @@ class SparkNetCliTest {
   }
 
   @Test
+  void autoencoderHelpAndBadSizesExitTwoBeforeSparkStarts() {
+    assertEquals(0, SparkNetCli.run("autoencoder", "--help"));
+    assertTrue(text(out).contains("--rbm-epochs") && text(out).contains("PCA"), text(out));
+    assertEquals(2, SparkNetCli.run("autoencoder", "--layers", "1000,0"));
+    assertTrue(text(err).contains("Layer sizes must be >= 1"), text(err));
+    assertEquals(2, SparkNetCli.run("autoencoder", "--tau", "0"));
+    assertTrue(text(err).contains("tau must be >= 1") || text(err).contains("tau"), text(err));
+  }
+
+  @Test
   void unknownFlagIsAUsageErrorWithExitTwo() {
     assertEquals(2, SparkNetCli.run("demo", "--no-such-flag"));
     assertTrue(text(err).contains("Unknown option: '--no-such-flag'"), text(err));

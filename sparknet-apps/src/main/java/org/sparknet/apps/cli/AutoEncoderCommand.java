@@ -1,0 +1,172 @@
+package org.sparknet.apps.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.data.Example;
+import org.sparknet.apps.autoencoder.DeepAutoEncoder;
+import org.sparknet.apps.data.FashionMnist;
+import org.sparknet.apps.data.IdxDataset;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** SINGA's dimensionality-reduction example: an RBM-pretrained deep auto-encoder versus PCA. */
+@Command(
+    name = "autoencoder",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Pre-train a deep auto-encoder (default 784-1000-500-250-2) on Fashion-MNIST greedily with"
+          + " RBMs (CD-1, engine 'rbm'), unroll it into a Caffe net and fine-tune it, every stage"
+          + " distributed with model averaging on Spark (Hinton and Salakhutdinov 2006, SINGA's"
+          + " dimensionality-reduction example). Prints the held-out reconstruction error (squared"
+          + " error per pixel) of the auto-encoder and of PCA with as many components as the"
+          + " code, and writes OUT/filters.png (the first RBM's filters), OUT/codes.png (codes by"
+          + " class) and the RBMs' weights files OUT/rbm-N.weights."
+    })
+public final class AutoEncoderCommand implements Callable<Integer> {
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description =
+          "Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
+              + " /usr/share/datasets/fashion-mnist).")
+  Path data;
+
+  @Option(
+      names = "--train",
+      defaultValue = "60000",
+      description = "Training images (the first N); default ${DEFAULT-VALUE}.")
+  int train;
+
+  @Option(
+      names = "--test",
+      defaultValue = "10000",
+      description = "Held-out test images (the first N); default ${DEFAULT-VALUE}.")
+  int test;
+
+  @Option(
+      names = "--layers",
+      defaultValue = "1000,500,250,2",
+      split = ",",
+      description = "Hidden layer sizes, the code last; default ${DEFAULT-VALUE}.")
+  int[] layers;
+
+  @Option(
+      names = "--workers",
+      defaultValue = "2",
+      description = "Partitions; default ${DEFAULT-VALUE}.")
+  int workers;
+
+  @Option(
+      names = "--batch",
+      defaultValue = "100",
+      description = "Batch of every stage; default ${DEFAULT-VALUE}.")
+  int batch;
+
+  @Option(
+      names = "--tau",
+      defaultValue = "25",
+      description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
+  int tau;
+
+  @Option(
+      names = "--rbm-epochs",
+      defaultValue = "5",
+      description = "Epochs per RBM; default ${DEFAULT-VALUE}.")
+  double rbmEpochs;
+
+  @Option(
+      names = "--rbm-lr",
+      defaultValue = "0.1",
+      description = "Learning rate of the binary RBMs; default ${DEFAULT-VALUE}.")
+  float rbmLr;
+
+  @Option(
+      names = "--code-lr",
+      defaultValue = "0.01",
+      description =
+          "Learning rate of the last RBM (linear Gaussian hidden units); default ${DEFAULT-VALUE}.")
+  float codeLr;
+
+  @Option(
+      names = "--finetune-epochs",
+      defaultValue = "10",
+      description = "Epochs of fine-tuning; default ${DEFAULT-VALUE}.")
+  double finetuneEpochs;
+
+  @Option(
+      names = "--finetune-lr",
+      defaultValue = "0.001",
+      description = "Adam's learning rate for fine-tuning; default ${DEFAULT-VALUE}.")
+  double finetuneLr;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed; default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(
+      names = "--out",
+      defaultValue = "autoencoder-out",
+      description = "Output directory; default ${DEFAULT-VALUE}.")
+  Path out;
+
+  @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
+  String master;
+
+  @Override
+  public Integer call() {
+    int[] sizes = new int[layers.length + 1];
+    sizes[0] = 784;
+    System.arraycopy(layers, 0, sizes, 1, layers.length);
+    DeepAutoEncoder.Settings settings =
+        new DeepAutoEncoder.Settings(
+            sizes, workers, batch, tau, rbmEpochs, rbmLr, codeLr, finetuneEpochs, finetuneLr, seed);
+    FashionMnist fashion = FashionMnist.locate(data);
+    IdxDataset trainSet = fashion.train();
+    IdxDataset testSet = fashion.test();
+    if (train < 1 || train > trainSet.count() || test < 1 || test > testSet.count()) {
+      throw new IllegalArgumentException(
+          "--train must be in [1, "
+              + trainSet.count()
+              + "] and --test in [1, "
+              + testSet.count()
+              + "] but are "
+              + train
+              + " and "
+              + test);
+    }
+    PrintStream o = System.out;
+    o.printf(
+        "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"
+            + " %d workers, tau=%d, batch %d%n",
+        Arrays.toString(sizes), train, test, workers, tau, batch);
+    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet deep auto-encoder");
+    long t0 = System.nanoTime();
+    try {
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, workers, 1f / 255);
+      List<Example> heldOut = testSet.read(0, test, 1f / 255);
+      DeepAutoEncoder.Result r =
+          DeepAutoEncoder.run(
+              sc, trainRdd, heldOut, Arrays.asList(FashionMnist.CLASSES), settings, out, o);
+      o.printf(
+          "Held-out squared error per pixel: auto-encoder %.4f (unrolled RBMs before"
+              + " fine-tuning %.4f), PCA with %d components %.4f%n",
+          r.autoEncoderError(), r.stackError(), sizes[sizes.length - 1], r.pcaError());
+      o.printf(
+          "Pre-training %.1f s, fine-tuning %.1f s, total %.1f s; wrote %s and %s%n",
+          r.rbmSeconds(),
+          r.finetuneSeconds(),
+          (System.nanoTime() - t0) / 1e9,
+          out.resolve("filters.png"),
+          out.resolve("codes.png"));
+    } finally {
+      spark.stop();
+    }
+    return SparkNetCli.EXIT_OK;
+  }
+}

@@ -1,0 +1,85 @@
+package org.sparknet.apps.autoencoder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.data.Example;
+import org.sparknet.apps.data.FashionMnist;
+import org.sparknet.apps.data.IdxDataset;
+import org.sparknet.testing.spark.LocalSpark;
+
+/**
+ * The deep auto-encoder of SINGA's dimensionality-reduction example, end to end on real data:
+ * 784-1000-500-250-2 pre-trained RBM by RBM and fine-tuned with Caffe, every stage distributed on 2
+ * partitions by SparkNetTrainer, on the first {@value #TRAIN} Fashion-MNIST training images; errors
+ * measured on the first {@value #HELD_OUT} test images. Asserts that the fine-tuned auto-encoder
+ * reconstructs the held-out images better than 2-component PCA fitted on the same training images,
+ * that fine-tuning lowered the error of the unrolled RBM stack, and that both figures are written
+ * and decode as PNGs of the expected size.
+ */
+class AutoEncoderIT {
+  static final int TRAIN = 3000;
+  static final int HELD_OUT = 1000;
+
+  @Test
+  void pretrainedAutoEncoderBeatsTwoComponentPca(@TempDir Path out) throws Exception {
+    JavaSparkContext sc = LocalSpark.context();
+    FashionMnist data = FashionMnist.locate(null);
+    IdxDataset trainSet = data.train();
+    JavaRDD<Example> train = trainSet.toRdd(sc, 0, TRAIN, 2, 1f / 255);
+    List<Example> heldOut = data.test().read(0, HELD_OUT, 1f / 255);
+    DeepAutoEncoder.Settings s =
+        new DeepAutoEncoder.Settings(
+            new int[] {784, 1000, 500, 250, 2}, 2, 100, 15, 5, 0.1f, 0.01f, 15, 0.001, 42);
+    long t0 = System.nanoTime();
+    DeepAutoEncoder.Result r =
+        DeepAutoEncoder.run(
+            sc, train, heldOut, Arrays.asList(FashionMnist.CLASSES), s, out, System.out);
+    System.out.printf(
+        "AutoEncoderIT (%d train / %d held-out Fashion-MNIST images): squared error per pixel:"
+            + " RBM layers %s, unrolled stack %.4f, fine-tuned auto-encoder %.4f, PCA-2 %.4f;"
+            + " pre-training %.1f s, fine-tuning %.1f s, total %.1f s%n",
+        TRAIN,
+        HELD_OUT,
+        r.rbmErrors(),
+        r.stackError(),
+        r.autoEncoderError(),
+        r.pcaError(),
+        r.rbmSeconds(),
+        r.finetuneSeconds(),
+        (System.nanoTime() - t0) / 1e9);
+    assertTrue(
+        r.autoEncoderError() < r.pcaError(),
+        "auto-encoder " + r.autoEncoderError() + " vs PCA " + r.pcaError());
+    assertTrue(
+        r.autoEncoderError() < r.stackError(),
+        "fine-tuning did not lower the error of the unrolled stack: "
+            + r.stackError()
+            + " -> "
+            + r.autoEncoderError());
+    assertEquals(4, r.weightFiles().size());
+    for (Path f : r.weightFiles()) {
+      assertTrue(Files.size(f) > 0, f + " is empty");
+    }
+    BufferedImage filters = ImageIO.read(out.resolve("filters.png").toFile());
+    assertNotNull(filters, "filters.png does not decode");
+    assertArrayEquals(
+        Figures.filterGridSize(100, 10, 28), new int[] {filters.getWidth(), filters.getHeight()});
+    BufferedImage codes = ImageIO.read(out.resolve("codes.png").toFile());
+    assertNotNull(codes, "codes.png does not decode");
+    assertEquals(Figures.SCATTER_SIZE, codes.getWidth());
+    assertEquals(Figures.SCATTER_SIZE, codes.getHeight());
+  }
+}
