@@ -3,7 +3,9 @@ package org.sparknet.api.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
@@ -78,6 +80,18 @@ public final class ExecutorNets {
   private static final Map<Key, Slot> NETS = new ConcurrentHashMap<>();
 
   /**
+   * Trainers released in this JVM. A task of a failed or cancelled round can still be running when
+   * its trainer is closed (Spark does not interrupt the other tasks of an aborted stage): it must
+   * not build a net that nobody would close.
+   */
+  private static final Set<String> RELEASED = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Builds hold the read lock; a release takes the write lock, so it waits for builds under way.
+   */
+  private static final ReentrantReadWriteLock BUILDS = new ReentrantReadWriteLock();
+
+  /**
    * The net of {@code (trainerId, role, partition)}, built from {@code definition} if this JVM has
    * none yet. Returns whether it was built now through {@code built[0]} when given.
    */
@@ -102,6 +116,23 @@ public final class ExecutorNets {
     if (s != null) {
       return s;
     }
+    BUILDS.readLock().lock();
+    try {
+      if (RELEASED.contains(trainerId)) {
+        throw new IllegalStateException(
+            "SparkNet trainer "
+                + trainerId
+                + " was closed: no net is built for this task (partition "
+                + partition
+                + ", a straggler of a failed or cancelled round)");
+      }
+      return build(key, definition, groupSize, built);
+    } finally {
+      BUILDS.readLock().unlock();
+    }
+  }
+
+  private static Slot build(Key key, NetDefinition definition, int groupSize, boolean[] built) {
     return NETS.computeIfAbsent(
         key,
         k -> {
@@ -119,6 +150,12 @@ public final class ExecutorNets {
 
   /** Closes and forgets every net of {@code trainerId} in this JVM; returns how many. */
   public static int release(String trainerId) {
+    BUILDS.writeLock().lock();
+    try {
+      RELEASED.add(trainerId); // after the builds under way; none starts from now on
+    } finally {
+      BUILDS.writeLock().unlock();
+    }
     List<Slot> closing = new ArrayList<>();
     NETS.entrySet()
         .removeIf(
