@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.sparknet.api.NetDefinition;
 
 /**
@@ -267,38 +268,28 @@ public record RbmConfig(
   }
 
   private static int intField(Map<String, String> kv, String key, Integer dflt) {
-    String v = raw(kv, key, dflt);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw bad(key, v, "an integer");
-    }
+    return field(kv, key, dflt, Integer::parseInt, "an integer");
   }
 
   private static long longField(Map<String, String> kv, String key, Long dflt) {
-    String v = raw(kv, key, dflt);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw bad(key, v, "an integer");
-    }
+    return field(kv, key, dflt, Long::parseLong, "an integer");
   }
 
   private static float floatField(Map<String, String> kv, String key, Float dflt) {
+    return field(kv, key, dflt, Float::parseFloat, "a number");
+  }
+
+  /** The parsed value of {@code key}, {@code dflt} when absent; an error names what it expects. */
+  private static <T> T field(
+      Map<String, String> kv, String key, T dflt, Function<String, T> parse, String what) {
     String v = raw(kv, key, dflt);
     if (v == null) {
       return dflt;
     }
     try {
-      return Float.parseFloat(v);
+      return parse.apply(v);
     } catch (NumberFormatException e) {
-      throw bad(key, v, "a number");
+      throw bad(key, v, what);
     }
   }
 

@@ -13,6 +13,7 @@ import org.sparknet.apps.autoencoder.DeepAutoEncoder;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** SINGA's dimensionality-reduction example: an RBM-pretrained deep auto-encoder versus PCA. */
@@ -56,11 +57,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
       description = "Hidden layer sizes, the code last; default ${DEFAULT-VALUE}.")
   int[] layers;
 
-  @Option(
-      names = "--workers",
-      defaultValue = "2",
-      description = "Partitions; default ${DEFAULT-VALUE}.")
-  int workers;
+  @Mixin SparkOptions sparkOptions = new SparkOptions();
 
   @Option(
       names = "--batch",
@@ -114,9 +111,6 @@ public final class AutoEncoderCommand implements Callable<Integer> {
       description = "Output directory; default ${DEFAULT-VALUE}.")
   Path out;
 
-  @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
-  String master;
-
   @Override
   public Integer call() {
     int[] sizes = new int[layers.length + 1];
@@ -124,7 +118,16 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     System.arraycopy(layers, 0, sizes, 1, layers.length);
     DeepAutoEncoder.Settings settings =
         new DeepAutoEncoder.Settings(
-            sizes, workers, batch, tau, rbmEpochs, rbmLr, codeLr, finetuneEpochs, finetuneLr, seed);
+            sizes,
+            sparkOptions.workers,
+            batch,
+            tau,
+            rbmEpochs,
+            rbmLr,
+            codeLr,
+            finetuneEpochs,
+            finetuneLr,
+            seed);
     FashionMnist fashion = FashionMnist.locate(data);
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
@@ -143,12 +146,12 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     o.printf(
         "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"
             + " %d workers, tau=%d, batch %d%n",
-        Arrays.toString(sizes), train, test, workers, tau, batch);
-    SparkSession spark = SparkSessions.forCommand(master, workers, "SparkNet deep auto-encoder");
+        Arrays.toString(sizes), train, test, sparkOptions.workers, tau, batch);
+    SparkSession spark = sparkOptions.session("SparkNet deep auto-encoder");
     long t0 = System.nanoTime();
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, workers, 1f / 255);
+      JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, sparkOptions.workers, 1f / 255);
       List<Example> heldOut = testSet.read(0, test, 1f / 255);
       DeepAutoEncoder.Result r =
           DeepAutoEncoder.run(

@@ -3,7 +3,7 @@ package org.sparknet.apps.cli;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Option;
 
-/** {@code --workers} and {@code --master} of the commands that evaluate a trained net. */
+/** {@code --workers} (default 2) and {@code --master} of the commands that share them. */
 final class SparkOptions {
   @Option(
       names = "--workers",
