@@ -158,11 +158,31 @@ public final class DeepAutoEncoder {
 
   /**
    * Runs the pipeline on {@code train} (pixels in [0, 1], labels unused) and evaluates on {@code
-   * heldOut}; writes the weights files and the two PNGs into {@code outDir}.
+   * heldOut}; writes the weights files and the two PNGs into {@code outDir}. The held-out images
+   * reach the executors through {@code parallelize}; see the other overload to read them there.
    */
   public static Result run(
       JavaSparkContext sc,
       JavaRDD<Example> train,
+      List<Example> heldOut,
+      List<String> classNames,
+      Settings s,
+      Path outDir,
+      PrintStream log) {
+    return run(
+        sc, train, sc.parallelize(heldOut, s.workers()), heldOut, classNames, s, outDir, log);
+  }
+
+  /**
+   * Like {@link #run(JavaSparkContext, JavaRDD, List, List, Settings, Path, PrintStream)}, with
+   * {@code heldOutRdd} the same held-out images read on the executors (the RBMs' validation and the
+   * next stage's test input), so that they are not shipped inside the tasks; {@code heldOut} serves
+   * the driver's evaluation and plots.
+   */
+  public static Result run(
+      JavaSparkContext sc,
+      JavaRDD<Example> train,
+      JavaRDD<Example> heldOutRdd,
       List<Example> heldOut,
       List<String> classNames,
       Settings s,
@@ -177,7 +197,7 @@ public final class DeepAutoEncoder {
     int layers = sizes.length - 1;
     JavaRDD<Example> input = train.persist(StorageLevel.MEMORY_ONLY());
     long count = input.count();
-    JavaRDD<Example> testInput = sc.parallelize(heldOut, s.workers());
+    JavaRDD<Example> testInput = heldOutRdd;
     List<Float> rbmErrors = new ArrayList<>();
     List<Path> files = new ArrayList<>();
     List<NetDefinition> defs = new ArrayList<>();
@@ -232,7 +252,9 @@ public final class DeepAutoEncoder {
         if (input != train) {
           input.unpersist(false);
         }
-        testInput.unpersist(false);
+        if (testInput != heldOutRdd) {
+          testInput.unpersist(false);
+        }
         input = next;
         testInput = nextTest;
       }
@@ -240,7 +262,9 @@ public final class DeepAutoEncoder {
     if (input != train) {
       input.unpersist(false);
     }
-    testInput.unpersist(false);
+    if (testInput != heldOutRdd) {
+      testInput.unpersist(false);
+    }
     for (Broadcast<WeightCollection> b : broadcasts) {
       b.destroy();
     }

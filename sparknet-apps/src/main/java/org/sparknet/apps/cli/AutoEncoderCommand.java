@@ -152,10 +152,18 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, sparkOptions.workers, 1f / 255);
+      JavaRDD<Example> heldOutRdd = testSet.toRdd(sc, 0, test, sparkOptions.workers, 1f / 255);
       List<Example> heldOut = testSet.read(0, test, 1f / 255);
       DeepAutoEncoder.Result r =
           DeepAutoEncoder.run(
-              sc, trainRdd, heldOut, Arrays.asList(FashionMnist.CLASSES), settings, out, o);
+              sc,
+              trainRdd,
+              heldOutRdd,
+              heldOut,
+              Arrays.asList(FashionMnist.CLASSES),
+              settings,
+              out,
+              o);
       o.printf(
           "Held-out squared error per pixel: auto-encoder %.4f (unrolled RBMs before"
               + " fine-tuning %.4f), PCA with %d components %.4f%n",

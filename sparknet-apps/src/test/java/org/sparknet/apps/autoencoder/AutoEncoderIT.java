@@ -46,7 +46,14 @@ class AutoEncoderIT {
     long t0 = System.nanoTime();
     DeepAutoEncoder.Result r =
         DeepAutoEncoder.run(
-            sc, train, heldOut, Arrays.asList(FashionMnist.CLASSES), s, out, System.out);
+            sc,
+            train,
+            data.test().toRdd(sc, 0, HELD_OUT, 2, 1f / 255), // the same images, read on executors
+            heldOut,
+            Arrays.asList(FashionMnist.CLASSES),
+            s,
+            out,
+            System.out);
     System.out.printf(
         "AutoEncoderIT (%d train / %d held-out Fashion-MNIST images): squared error per pixel:"
             + " RBM layers %s, unrolled stack %.4f, fine-tuned auto-encoder %.4f, PCA-2 %.4f;"
