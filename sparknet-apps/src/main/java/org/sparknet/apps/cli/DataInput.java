@@ -248,22 +248,22 @@ final class DataInput {
               + " gives after resizing (uncropped: the net crops)");
     }
     NetDefinition def = n.definition(nt.files(), shape);
-    // Only the mean image is subtracted at load time; crops and flips are the net's, per batch.
-    ImageTransform train = new ImageTransform(0, false, true, def.seed(), mean);
-    return new Loading(def, n.scale, h, w, train);
+    // Only the mean image is subtracted at load time; crops and flips are the net's, per batch,
+    // so one transform serves both phases.
+    return new Loading(def, n.scale, h, w, new ImageTransform(0, false, false, 0, mean));
   }
 
   /**
    * How to load: the definition, the pixel scale, the size images are resized to (0 when not
    * images) and the load-time transform (the mean image, if any).
    */
-  record Loading(NetDefinition def, float scale, int height, int width, ImageTransform train) {}
+  record Loading(NetDefinition def, float scale, int height, int width, ImageTransform transform) {}
 
-  /** The data as {@code partitions} partitions, transformed for TRAIN or TEST. */
+  /** The data as {@code partitions} partitions; {@code isTrain}: whether it is the training set. */
   JavaRDD<Example> toRdd(
       SparkSession spark, int partitions, Loading l, boolean isTrain, DataOptions o) {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    ImageTransform t = l.train().forPhase(isTrain);
+    ImageTransform t = l.transform();
     switch (format) {
       case IDX:
         return idx.toRdd(sc, partitions, l.scale());

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.bytedeco.openblas.presets.openblas_nolapack;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.data.Example;
@@ -68,7 +67,7 @@ final class HybridSection {
     Map<Layout, List<Double>> speed = new java.util.EnumMap<>(Layout.class);
     Map<Layout, List<Double>> accuracy = new java.util.EnumMap<>(Layout.class);
     Map<Layout, Long> examples = new java.util.EnumMap<>(Layout.class);
-    Map<Layout, Integer> threadsSeen = new java.util.EnumMap<>(Layout.class);
+    int bigBatchThreads = 0; // what OpenBLAS reports after the big-batch layout sets 2
     for (Layout l : Layout.values()) {
       speed.put(l, new ArrayList<>());
       accuracy.put(l, new ArrayList<>());
@@ -80,8 +79,10 @@ final class HybridSection {
             l.batch == LeNet.TRAIN_BATCH
                 ? lenet
                 : NetProvider.forEngine(lenet.engine()).withBatchSize(lenet, l.batch);
-        openblas_nolapack.blas_set_num_threads(l.blasThreads);
-        threadsSeen.put(l, openblas_nolapack.blas_get_num_threads());
+        int threads = Sgemm.setThreads(l.blasThreads);
+        if (l == Layout.BIG_BATCH) {
+          bigBatchThreads = threads;
+        }
         try (SparkNetTrainer t =
             new SparkNetTrainer(
                 sc,
@@ -111,7 +112,7 @@ final class HybridSection {
               "hybrid rep %d, %s: %.0f img/s, test accuracy %.4f after %,d examples",
               rep + 1, l.name(), ips, acc, seen);
         } finally {
-          openblas_nolapack.blas_set_num_threads(1);
+          Sgemm.setThreads(1);
         }
       }
     }
@@ -134,7 +135,7 @@ final class HybridSection {
             tau,
             LR,
             SEED,
-            threadsSeen.get(Layout.BIG_BATCH),
+            bigBatchThreads,
             rounds,
             rounds + 1,
             opt.repeats(),
