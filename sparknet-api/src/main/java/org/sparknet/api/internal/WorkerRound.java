@@ -76,7 +76,7 @@ public final class WorkerRound {
     synchronized (slot) {
       Net net = slot.net();
       if (!t.elastic() || slot.initializedToken() != t.weightsToken()) {
-        net.setWeights(t.layout().toCollection(centre));
+        FlatWeights.set(net, t.layout(), centre);
         slot.markInitialized(t.weightsToken());
       }
       boolean restored = false;
@@ -119,14 +119,13 @@ public final class WorkerRound {
       long t2 = System.nanoTime();
       slot.markRound(t.round());
       long examples = feeder.examplesFed();
-      float[] w = t.layout().flatten(net.getWeights());
+      float[] w = FlatWeights.get(net, t.layout());
       String divergence = null;
       if (!Double.isFinite(lossSum)) {
         divergence = "loss " + (lossSum / examples);
       } else {
-        String bad = t.layout().toCollection(w).firstNonFinite();
-        if (bad != null) {
-          divergence = "weight " + bad;
+        if (FlatWeights.firstNonFinite(w) >= 0) {
+          divergence = "weight " + t.layout().toCollection(w).firstNonFinite();
         }
       }
       float[] values = w;
@@ -142,7 +141,7 @@ public final class WorkerRound {
           for (int j = 0; j < w.length; j++) {
             pulled[j] = w[j] - t.alpha() * d[j];
           }
-          net.setWeights(t.layout().toCollection(pulled));
+          FlatWeights.set(net, t.layout(), pulled);
         }
         values = d;
         weight = 1.0;
@@ -173,7 +172,7 @@ public final class WorkerRound {
       return List.of(new float[0]).iterator();
     }
     synchronized (slot) {
-      return List.of(layout.flatten(slot.net().getWeights())).iterator();
+      return List.of(FlatWeights.get(slot.net(), layout)).iterator();
     }
   }
 
@@ -213,7 +212,7 @@ public final class WorkerRound {
         ExecutorNets.get(t.trainerId(), ExecutorNets.Role.TEST, partition, t.definition(), null);
     synchronized (slot) {
       Net net = slot.net();
-      net.setWeights(t.layout().toCollection(weights.value()));
+      FlatWeights.set(net, t.layout(), weights.value());
       Shape in = net.inputShapes(Phase.TEST).get(t.dataBlob());
       if (in == null) {
         throw new IllegalArgumentException(

@@ -36,9 +36,11 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.internal.BroadcastReleaser;
 import org.sparknet.api.internal.Checkpoint;
 import org.sparknet.api.internal.ExecutorNets;
 import org.sparknet.api.internal.PartitionResult;
+import org.sparknet.api.internal.RoundInput;
 import org.sparknet.api.internal.RowConversion;
 import org.sparknet.api.internal.WeightLayout;
 import org.sparknet.api.internal.WeightSum;
@@ -100,6 +102,8 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final String inputDescription;
   private final String fingerprint;
   private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+  private final BroadcastReleaser releaser =
+      new BroadcastReleaser("SparkNet broadcast releaser " + trainerId.substring(0, 8));
 
   private float[] weights;
   private long weightsToken;
@@ -108,6 +112,10 @@ public final class SparkNetTrainer implements AutoCloseable {
   private long[] positions;
   private SolverState[] pendingSolverStates;
   private JavaRDD<DataShard> training;
+  // The rounds' RDD over `training`, built once per training set (see RoundInput).
+  private final RoundInput roundInput = new RoundInput();
+  private JavaRDD<PartitionResult> rounds;
+  private JavaRDD<DataShard> roundsSource;
   private long[] trainingCounts;
   private JavaRDD<DataShard> validation;
   private boolean warmStartDone;
@@ -359,9 +367,13 @@ public final class SparkNetTrainer implements AutoCloseable {
     WeightSum total;
     long driverCombineNanos;
     try {
-      JavaRDD<PartitionResult> results =
-          training.mapPartitionsWithIndex(
-              (p, it) -> WorkerRound.train(task, bc, states, p, it), true);
+      if (rounds == null || roundsSource != training) {
+        RoundInput in = roundInput;
+        rounds = training.mapPartitionsWithIndex(in::train, true);
+        roundsSource = training;
+      }
+      roundInput.set(task, bc, states);
+      JavaRDD<PartitionResult> results = rounds;
       if (cfg.deterministic() || training.getNumPartitions() <= cfg.treeAggregateAbove()) {
         List<PartitionResult> list = new ArrayList<>(results.collect());
         long c0 = System.nanoTime();
@@ -378,10 +390,9 @@ public final class SparkNetTrainer implements AutoCloseable {
     } catch (Exception e) {
       throw unwrap(e);
     } finally {
-      bc.destroy();
-      if (states != null) {
-        states.destroy();
-      }
+      roundInput.clear();
+      releaser.release(bc);
+      releaser.release(states);
       sc.setJobDescription(null);
     }
     pendingSolverStates = null; // the workers hold them now
@@ -937,6 +948,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     closed = true;
     RuntimeException failure = null;
+    releaser.close();
     try {
       if (!sc.sc().isStopped() && !sc.isLocal()) {
         int n = Math.max(workers, sc.defaultParallelism()) * 2;

@@ -42,6 +42,14 @@ public final class LoopBenchmark {
   private static final float SCALE = 1f / 256;
   private static final int WARMUP_STEPS = 20;
 
+  /**
+   * Unmeasured SparkNet rounds before the measured ones. The driver's per-round Java (Spark's job
+   * path, the result deserialisation, the averaging) runs a few times a round and is still being
+   * compiled in the first rounds: the driver's combine step took 5-10 ms in rounds 6-13 of a run
+   * and 1.2 ms (median) in rounds 16-35 of the same run.
+   */
+  static final int WARMUP_ROUNDS = 10;
+
   private final LoopOptions opt;
   private final String started = now();
   private final String loadAtStart = Machine.loadAverage();
@@ -51,9 +59,6 @@ public final class LoopBenchmark {
   private JavaSparkContext sc;
   private JavaRDD<Example> trainRdd;
   private JavaRDD<Example> testRdd;
-
-  /** Rounds of the throughput comparison, kept for the overhead table (same tau). */
-  private final List<List<RoundMetrics>> throughputRounds = new ArrayList<>();
 
   private LoopBenchmark(LoopOptions opt) {
     this.opt = opt;
@@ -159,12 +164,21 @@ public final class LoopBenchmark {
       wa.get();
       wb.get();
       trainer.setTrainingData(trainRdd);
-      trainer.trainRound(); // builds the executors' nets
+      for (int k = 0; k < WARMUP_ROUNDS; k++) {
+        trainer.trainRound(); // the first builds the executors' nets
+      }
       for (int r = 0; r < opt.repeats(); r++) {
+        // Each measurement follows a short unmeasured run of its own kind (tau steps, one round):
+        // the three take turns on the same cores and caches, which real training never does.
+        a.train(tau, f0);
         long t0 = System.nanoTime();
         a.train(steps, f0);
         double s = (double) steps * BATCH / seconds(t0);
 
+        Future<Float> ua = pool.submit(() -> a.train(tau, f0));
+        Future<Float> ub = pool.submit(() -> b.train(tau, f1));
+        ua.get();
+        ub.get();
         t0 = System.nanoTime();
         Future<Float> fa = pool.submit(() -> a.train(steps, f0));
         Future<Float> fb = pool.submit(() -> b.train(steps, f1));
@@ -172,6 +186,7 @@ public final class LoopBenchmark {
         fb.get();
         double p = 2.0 * steps * BATCH / seconds(t0);
 
+        trainer.trainRound();
         t0 = System.nanoTime();
         List<RoundMetrics> ms = new ArrayList<>();
         long examples = 0;
@@ -181,7 +196,6 @@ public final class LoopBenchmark {
           examples += m.examples();
         }
         double sn = examples / seconds(t0);
-        throughputRounds.add(ms);
         solo.add(s);
         pair.add(p);
         sparkNet.add(sn);
@@ -189,8 +203,14 @@ public final class LoopBenchmark {
         vsPair.add(sn / p);
         log(
             "throughput rep %d: raw 1 net %.0f img/s, raw 2 nets %.0f img/s, SparkNet %.0f img/s"
-                + " (%.3f of 2x one net, %.3f of two at once)",
-            r + 1, s, p, sn, sn / (2 * s), sn / p);
+                + " (%.3f of 2x one net, %.3f of two at once); round overheads (ms) %s",
+            r + 1,
+            s,
+            p,
+            sn,
+            sn / (2 * s),
+            sn / p,
+            ms.stream().map(m -> m.wallMillis() - m.computeMillis()).toList());
       }
     } finally {
       pool.shutdownNow();
@@ -206,10 +226,13 @@ public final class LoopBenchmark {
                 + " %d on the main thread), two raw `CaffeNet`s at once (%d steps each on two"
                 + " threads, each on its half of the data), and SparkNet on `local[2]` with 2"
                 + " partitions (%d rounds of tau=%d, each image counted once). All in one JVM with"
-                + " 1 BLAS thread per solver, after a warm-up (%d raw steps alone and %d at once, one SparkNet"
-                + " round, which builds the executors' nets). Raw images/s count the solver loop"
+                + " 1 BLAS thread per solver, after a warm-up (%d raw steps alone and %d at once, %d"
+                + " SparkNet rounds, the first of which builds the executors' nets). Raw images/s count the solver loop"
                 + " with its feeder; SparkNet's count the whole rounds (broadcast, tasks,"
-                + " averaging). %d repetitions: median (min–max). Load average %s before.%n%n",
+                + " averaging). In each repetition every measurement follows an unmeasured run of"
+                + " its own kind (tau raw steps alone, tau at once, one SparkNet round): the three"
+                + " take turns on the same cores and caches. %d repetitions: median (min–max)."
+                + " Load average %s before.%n%n",
             steps,
             BATCH,
             steps,
@@ -217,6 +240,7 @@ public final class LoopBenchmark {
             tau,
             WARMUP_STEPS,
             WARMUP_STEPS,
+            WARMUP_ROUNDS,
             opt.repeats(),
             load));
     md.append("| What runs | images/s |\n|---|---:|\n");
@@ -255,13 +279,13 @@ public final class LoopBenchmark {
             Locale.ROOT,
             "SparkNet on `local[2]`, 2 partitions, LeNet batch %d. From `RoundMetrics`: compute is"
                 + " the slowest worker's solver time; overhead = broadcast + aggregate +"
-                + " scheduling = round wall time − compute. After one warm-up round per trainer;"
-                + " %d repetitions of the rounds shown (the tau=%d rows reuse the rounds of"
-                + " section 1 when it ran). Share: median (min–max) over repetitions; times:"
-                + " median per round over all measured rounds. Load average %s before.%n%n",
+                + " scheduling = round wall time − compute. One trainer per tau, %d warm-up"
+                + " rounds, then %d repetitions of the rounds shown, one after the other. Share:"
+                + " median (min–max) over repetitions; times: median per round over all measured"
+                + " rounds. Load average %s before.%n%n",
             BATCH,
+            WARMUP_ROUNDS,
             opt.repeats(),
-            opt.throughputTau(),
             load));
     md.append(
         "| tau | rounds × reps | round (ms) | compute (ms) | broadcast (ms) | aggregate (ms) |"
@@ -269,21 +293,20 @@ public final class LoopBenchmark {
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     NetDefinition def = LeNet.definition(SEED, LR);
     for (int tau : opt.overheadTaus()) {
-      List<List<RoundMetrics>> reps;
-      if (tau == opt.throughputTau() && !throughputRounds.isEmpty()) {
-        reps = throughputRounds;
-      } else {
-        reps = new ArrayList<>();
-        try (SparkNetTrainer trainer = trainer(def, tau)) {
-          trainer.setTrainingData(trainRdd);
+      // Its own trainer for every tau, tau=50 included: the rounds of section 1 alternate with
+      // raw solver runs in the same JVM, which no real training does.
+      List<List<RoundMetrics>> reps = new ArrayList<>();
+      try (SparkNetTrainer trainer = trainer(def, tau)) {
+        trainer.setTrainingData(trainRdd);
+        for (int k = 0; k < WARMUP_ROUNDS; k++) {
           trainer.trainRound();
-          for (int r = 0; r < opt.repeats(); r++) {
-            List<RoundMetrics> ms = new ArrayList<>();
-            for (int k = 0; k < opt.overheadRounds(tau); k++) {
-              ms.add(trainer.trainRound());
-            }
-            reps.add(ms);
+        }
+        for (int r = 0; r < opt.repeats(); r++) {
+          List<RoundMetrics> ms = new ArrayList<>();
+          for (int k = 0; k < opt.overheadRounds(tau); k++) {
+            ms.add(trainer.trainRound());
           }
+          reps.add(ms);
         }
       }
       List<Double> shares = new ArrayList<>();
@@ -552,12 +575,12 @@ public final class LoopBenchmark {
             Machine.memory(),
             Machine.osName()));
     md.append(
-        "- Load: shared with other builds and test runs (other helpers' Maven builds ran at the"
-            + " same time); load average (1/5/15 min) "
+        "- Load: load average (1/5/15 min) "
             + loadAtStart
             + " at the start"
             + (sparkVersion != null ? ", " + Machine.loadAverage() + " at the end" : "")
-            + ", and per section below. Compare figures within one run.\n");
+            + ", and per section below (the run itself keeps about 2 busy; more means other work"
+            + " shared the machine). Compare figures within one run.\n");
     md.append("- JVM: ").append(Machine.jvm()).append("; flags from the parent POM's");
     md.append(" `sparknet.jvm.flags` (Spark's `--add-opens`)\n");
     md.append(

@@ -143,7 +143,7 @@ public record LoopOptions(
     if (quick) {
       return 3;
     }
-    return tau == 1 ? 20 : tau == 10 ? 10 : throughputRounds();
+    return tau == 1 ? 20 : 10;
   }
 
   public List<Integer> accuracyTaus() {

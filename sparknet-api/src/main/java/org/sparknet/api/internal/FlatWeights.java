@@ -1,0 +1,91 @@
+package org.sparknet.api.internal;
+
+import java.util.List;
+import org.sparknet.api.Net;
+import org.sparknet.ndarray.NDArray;
+
+/**
+ * Moves a round's flat weight array into and out of a worker net with one copy each way. A net that
+ * lends its memory ({@link Net#withWeightViews}) is read and written in place; any other goes
+ * through a {@link org.sparknet.api.WeightCollection}, which costs more copies and their garbage
+ * (before this class a LeNet worker made five 1.7 MB copies a round, SparkNet's largest per-round
+ * allocation).
+ */
+public final class FlatWeights {
+  private FlatWeights() {}
+
+  /** Writes {@code flat} (in {@code layout} order) into {@code net}'s weights. */
+  public static void set(Net net, WeightLayout layout, float[] flat) {
+    checkLength(layout, flat);
+    boolean lent =
+        net.withWeightViews(
+            views -> {
+              checkShapes(layout, views);
+              long at = 0;
+              for (NDArray v : views) {
+                v.copyFrom(flat, Math.toIntExact(at));
+                at += v.size();
+              }
+            });
+    if (!lent) {
+      net.setWeights(layout.toCollection(flat));
+    }
+  }
+
+  /** A new flat array (in {@code layout} order) of {@code net}'s weights. */
+  public static float[] get(Net net, WeightLayout layout) {
+    float[] flat = new float[layout.size()];
+    boolean lent =
+        net.withWeightViews(
+            views -> {
+              checkShapes(layout, views);
+              long at = 0;
+              for (NDArray v : views) {
+                v.copyTo(flat, Math.toIntExact(at));
+                at += v.size();
+              }
+            });
+    return lent ? flat : layout.flatten(net.getWeights());
+  }
+
+  /** Index of the first NaN or infinity in {@code a}, or -1. */
+  public static int firstNonFinite(float[] a) {
+    for (int i = 0; i < a.length; i++) {
+      if (!Float.isFinite(a[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static void checkLength(WeightLayout layout, float[] flat) {
+    if (flat.length != layout.size()) {
+      throw new IllegalArgumentException(
+          "Weight layout holds " + layout.size() + " floats but the values have " + flat.length);
+    }
+  }
+
+  // The views come in getWeights() order, the order the layout was taken in; a net built from
+  // another definition would differ here, and must fail before a single float is copied.
+  private static void checkShapes(WeightLayout layout, List<NDArray> views) {
+    int k = 0;
+    for (int i = 0; i < layout.layers().size(); i++) {
+      for (var shape : layout.shapes().get(i)) {
+        if (k >= views.size() || !views.get(k).shape().equals(shape)) {
+          throw new IllegalArgumentException(
+              "The net's weights do not match the trainer's layout at layer '"
+                  + layout.layers().get(i)
+                  + "': expected "
+                  + shape
+                  + ", the net has "
+                  + (k < views.size() ? views.get(k).shape() : "no more arrays"));
+        }
+        k++;
+      }
+    }
+    if (k != views.size()) {
+      throw new IllegalArgumentException(
+          "The net has " + views.size() + " weight arrays, the trainer's layout " + k);
+    }
+  }
+}
