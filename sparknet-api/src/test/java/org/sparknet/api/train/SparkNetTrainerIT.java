@@ -233,6 +233,19 @@ class SparkNetTrainerIT {
   }
 
   @Test
+  void theRoundAfterSetTrainingDataReadsTheNewData() {
+    // The rounds' RDD is built once per training set; a stale one would still read the old data.
+    NetDefinition def = softmax(8, 0.1, 0);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 2, 2).build())) {
+      t.setTrainingData(rdd(split(64, 64)));
+      assertEquals(32, t.trainRound().examples(), "2 partitions x 2 steps x batch 8");
+      t.setTrainingData(rdd(split(64, 0)));
+      assertEquals(16, t.trainRound().examples(), "the new data's empty partition trains nothing");
+      assertEquals(List.of(32L, 16L), Arrays.stream(t.examplesFed()).boxed().toList());
+    }
+  }
+
+  @Test
   void elasticAlphaZeroLeavesWorkersIndependent() {
     NetDefinition def = softmax(8, 0.1, 0);
     List<List<Example>> parts = split(100, 60);
