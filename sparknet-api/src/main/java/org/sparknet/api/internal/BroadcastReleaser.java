@@ -1,7 +1,7 @@
 package org.sparknet.api.internal;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.broadcast.Broadcast;
 import org.slf4j.Logger;
@@ -17,16 +17,23 @@ import org.slf4j.LoggerFactory;
 public final class BroadcastReleaser implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BroadcastReleaser.class);
 
-  private final ExecutorService thread;
+  private final ThreadPoolExecutor thread;
 
   public BroadcastReleaser(String name) {
     thread =
-        Executors.newSingleThreadExecutor(
+        new ThreadPoolExecutor(
+            1,
+            1,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
             r -> {
               Thread t = new Thread(r, name);
               t.setDaemon(true);
               return t;
             });
+    // A trainer that is never closed leaves no idle thread behind for long.
+    thread.allowCoreThreadTimeOut(true);
   }
 
   /** Queues {@code b} for destruction; a null is ignored. */
