@@ -17,17 +17,7 @@ public final class FlatWeights {
   /** Writes {@code flat} (in {@code layout} order) into {@code net}'s weights. */
   public static void set(Net net, WeightLayout layout, float[] flat) {
     checkLength(layout, flat);
-    boolean lent =
-        net.withWeightViews(
-            views -> {
-              checkShapes(layout, views);
-              long at = 0;
-              for (NDArray v : views) {
-                v.copyFrom(flat, Math.toIntExact(at));
-                at += v.size();
-              }
-            });
-    if (!lent) {
+    if (!eachView(net, layout, (v, at) -> v.copyFrom(flat, at))) {
       net.setWeights(layout.toCollection(flat));
     }
   }
@@ -35,17 +25,30 @@ public final class FlatWeights {
   /** A new flat array (in {@code layout} order) of {@code net}'s weights. */
   public static float[] get(Net net, WeightLayout layout) {
     float[] flat = new float[layout.size()];
-    boolean lent =
-        net.withWeightViews(
-            views -> {
-              checkShapes(layout, views);
-              long at = 0;
-              for (NDArray v : views) {
-                v.copyTo(flat, Math.toIntExact(at));
-                at += v.size();
-              }
-            });
-    return lent ? flat : layout.flatten(net.getWeights());
+    return eachView(net, layout, (v, at) -> v.copyTo(flat, at))
+        ? flat
+        : layout.flatten(net.getWeights());
+  }
+
+  /** One view and where its values start in the flat array. */
+  private interface ViewCopy {
+    void copy(NDArray view, int offset);
+  }
+
+  /**
+   * Calls {@code copy} for each of the net's views in layout order after checking their shapes;
+   * false (nothing called) when the net lends no views.
+   */
+  private static boolean eachView(Net net, WeightLayout layout, ViewCopy copy) {
+    return net.withWeightViews(
+        views -> {
+          checkShapes(layout, views);
+          long at = 0;
+          for (NDArray v : views) {
+            copy.copy(v, Math.toIntExact(at));
+            at += v.size();
+          }
+        });
   }
 
   /** Index of the first NaN or infinity in {@code a}, or -1. */

@@ -39,6 +39,7 @@ import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.internal.BroadcastReleaser;
 import org.sparknet.api.internal.Checkpoint;
 import org.sparknet.api.internal.ExecutorNets;
+import org.sparknet.api.internal.FlatWeights;
 import org.sparknet.api.internal.PartitionResult;
 import org.sparknet.api.internal.RoundInput;
 import org.sparknet.api.internal.RowConversion;
@@ -416,19 +417,17 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     float[] next =
         cfg.averaging().isElastic() ? total.offset(weights, cfg.averaging().alpha()) : total.mean();
-    for (int j = 0; j < next.length; j++) {
-      if (!Float.isFinite(next[j])) {
-        throw new TrainingDivergedException(
-            "Training diverged in round "
-                + r
-                + ": the combined weights are non-finite ("
-                + layout.toCollection(next).firstNonFinite()
-                + "); the weights after round "
-                + round
-                + " are kept",
-            r,
-            -1);
-      }
+    if (FlatWeights.firstNonFinite(next) >= 0) {
+      throw new TrainingDivergedException(
+          "Training diverged in round "
+              + r
+              + ": the combined weights are non-finite ("
+              + layout.toCollection(next).firstNonFinite()
+              + "); the weights after round "
+              + round
+              + " are kept",
+          r,
+          -1);
     }
     driverCombineNanos += System.nanoTime() - c1;
     if (!total.restartedPartitions().isEmpty()) {
@@ -628,14 +627,14 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     DataShard sample = DataShard.concat(-1, parts);
     long t0 = System.nanoTime();
-    driverNet.setWeights(layout.toCollection(weights));
+    FlatWeights.set(driverNet, layout, weights);
     float loss =
         driverNet.train(
             cfg.warmStartSteps(),
             new ShardFeeder(sample, cfg.dataBlob(), cfg.labelBlob(), cfg.seed(), -1, 0)
                 .withContBlob(cfg.contBlob()));
-    float[] w = layout.flatten(driverNet.getWeights());
-    String bad = layout.toCollection(w).firstNonFinite();
+    float[] w = FlatWeights.get(driverNet, layout);
+    String bad = FlatWeights.firstNonFinite(w) < 0 ? null : layout.toCollection(w).firstNonFinite();
     if (!Float.isFinite(loss) || bad != null) {
       throw new TrainingDivergedException(
           "Warm start diverged on the driver: loss " + loss + (bad == null ? "" : ", " + bad),
