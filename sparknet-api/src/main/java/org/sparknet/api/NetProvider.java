@@ -1,9 +1,9 @@
 package org.sparknet.api;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.ServiceLoader;
-import org.sparknet.api.internal.WeightsFormat;
 
 /**
  * Builds nets of one engine. Engines register through {@link ServiceLoader} (a {@code
@@ -29,7 +29,7 @@ public interface NetProvider {
    * @throws IllegalArgumentException when the weights do not fit the definition
    */
   default byte[] encodeWeights(NetDefinition definition, WeightCollection weights) {
-    return WeightsFormat.encode(weights);
+    return WeightsFile.encode(weights);
   }
 
   /**
@@ -39,7 +39,7 @@ public interface NetProvider {
    * @throws IllegalArgumentException when the bytes are not such a file or do not fit the net
    */
   default WeightCollection decodeWeights(NetDefinition definition, byte[] bytes, String source) {
-    return WeightsFormat.decode(bytes, source);
+    return WeightsFile.decode(bytes, source);
   }
 
   /** The file name under which saved models keep {@link #encodeWeights}' bytes. */
@@ -88,19 +88,34 @@ public interface NetProvider {
 
   /** The provider for {@code engine}; the error lists the engines that are on the class path. */
   static NetProvider forEngine(String engine) {
-    List<String> found = new ArrayList<>();
-    for (NetProvider p :
-        ServiceLoader.load(NetProvider.class, NetProvider.class.getClassLoader())) {
-      if (p.engine().equals(engine)) {
-        return p;
-      }
-      found.add(p.engine());
+    NetProvider p = Providers.ALL.get(engine);
+    if (p == null) {
+      throw new IllegalArgumentException(
+          "No net engine '"
+              + engine
+              + "' on the class path (found "
+              + Providers.ALL.keySet()
+              + "); add the module that provides it, for example sparknet-caffe");
     }
-    throw new IllegalArgumentException(
-        "No net engine '"
-            + engine
-            + "' on the class path (found "
-            + found
-            + "); add the module that provides it, for example sparknet-caffe");
+    return p;
+  }
+
+  /**
+   * The providers on this class loader, looked up once: a ServiceLoader scan reads every jar's
+   * service files, and nets are built once per task and stage.
+   */
+  final class Providers {
+    private static final Map<String, NetProvider> ALL = load();
+
+    private Providers() {}
+
+    private static Map<String, NetProvider> load() {
+      Map<String, NetProvider> found = new LinkedHashMap<>();
+      for (NetProvider p :
+          ServiceLoader.load(NetProvider.class, NetProvider.class.getClassLoader())) {
+        found.putIfAbsent(p.engine(), p);
+      }
+      return Collections.unmodifiableMap(found);
+    }
   }
 }

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.IntStream;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 
@@ -26,7 +25,7 @@ import org.sparknet.ndarray.Shape;
  * cost against a plain copy of the same bytes.
  *
  * <p>On the wire: Java serialization (default form, validated on read) or, much more compactly,
- * Kryo through {@code org.sparknet.api.internal.SparkNetKryoRegistrator} (layer names, shapes, raw
+ * Kryo through {@code org.sparknet.api.spark.SparkNetKryoRegistrator} (layer names, shapes, raw
  * floats).
  */
 public final class WeightCollection implements Serializable {
@@ -200,126 +199,11 @@ public final class WeightCollection implements Serializable {
 
   /**
    * The element-wise mean of {@code collections}, a new collection; all must have the same
-   * structure.
-   *
-   * <p>Averaging N identical collections returns them bit for bit, and the result does not depend
-   * on the thread count. For N = 2 each element is {@code (a + b) * 0.5f} (one float rounding; a
-   * block where that overflows is recomputed in double), which runs at memory speed (see
-   * BENCHMARKS.md). For N > 2 each element is summed in double over the inputs in the order given
-   * and divided once by N ({@code N·x} is exact in a double for N < 2^29, so {@code N·x/N = x});
-   * this loop is about 4x slower per input than the float one on JDK 17. The result is within one
-   * float rounding of the exact mean (a subnormal mean may be one ulp off). Large collections are
-   * split into chunks that run in parallel on the common fork-join pool.
+   * structure. Computed by {@link Averager#mean}: averaging N identical collections returns them
+   * bit for bit, and the result does not depend on the thread count.
    */
   public static WeightCollection mean(Collection<WeightCollection> collections) {
-    if (collections.isEmpty()) {
-      throw new IllegalArgumentException("Cannot average an empty list of weight collections");
-    }
-    List<WeightCollection> all = List.copyOf(collections);
-    WeightCollection first = all.get(0);
-    for (int k = 1; k < all.size(); k++) {
-      String diff = first.structureDifference(all.get(k));
-      if (diff != null) {
-        throw new IllegalArgumentException(
-            "Cannot average weight collection " + k + " with collection 0: " + diff);
-      }
-    }
-    // Gather, per tensor, the N input arrays and a fresh output array.
-    List<float[][]> inputs = new ArrayList<>();
-    List<float[]> outputs = new ArrayList<>();
-    LinkedHashMap<String, List<Tensor>> m = new LinkedHashMap<>();
-    for (String layer : first.layers.keySet()) {
-      List<Tensor> ts = first.layers.get(layer);
-      List<Tensor> out = new ArrayList<>(ts.size());
-      for (int i = 0; i < ts.size(); i++) {
-        float[][] xs = new float[all.size()][];
-        for (int k = 0; k < xs.length; k++) {
-          xs[k] = all.get(k).layers.get(layer).get(i).data;
-        }
-        float[] y = new float[xs[0].length];
-        inputs.add(xs);
-        outputs.add(y);
-        out.add(new Tensor(ts.get(i).shape, y));
-      }
-      m.put(layer, out);
-    }
-    // Chunks of at most MEAN_CHUNK floats; (tensor, chunk) pairs as flat task ids.
-    List<int[]> tasks = new ArrayList<>();
-    long total = 0;
-    for (int t = 0; t < outputs.size(); t++) {
-      int n = outputs.get(t).length;
-      total += n;
-      for (int from = 0; from < n; from += MEAN_CHUNK) {
-        tasks.add(new int[] {t, from, Math.min(n, from + MEAN_CHUNK)});
-      }
-    }
-    IntStream ids = IntStream.range(0, tasks.size());
-    if (total >= PARALLEL_THRESHOLD) {
-      ids = ids.parallel();
-    }
-    ids.forEach(
-        id -> {
-          int[] task = tasks.get(id);
-          meanRange(inputs.get(task[0]), outputs.get(task[0]), task[1], task[2]);
-        });
-    return new WeightCollection(m);
-  }
-
-  /** Floats per parallel task of {@link #mean} (4 MB of output). */
-  static final int MEAN_CHUNK = 1 << 20;
-
-  /** Below this many floats in all, {@link #mean} runs on the calling thread. */
-  static final long PARALLEL_THRESHOLD = 1L << 21;
-
-  /** Block of the double accumulator and of the overflow check: fits in the L1 cache. */
-  private static final int BLOCK = 2048;
-
-  /** y[from..to) = mean over k of xs[k][from..to), accumulated in double, divided once. */
-  private static void meanRange(float[][] xs, float[] y, int from, int to) {
-    int n = xs.length;
-    if (n == 1) {
-      System.arraycopy(xs[0], from, y, from, to - from);
-    } else if (n == 2) {
-      // (a + b) * 0.5f in float vectorises (a double loop does not on JDK 17: 4x slower). It is the
-      // correctly rounded mean except when a + b overflows (then the block is redone in double)
-      // or the mean is subnormal (at most one subnormal ulp off). Identical inputs: a + a and the
-      // halving are exact, so they come back bit for bit.
-      float[] a = xs[0];
-      float[] b = xs[1];
-      for (int lo = from; lo < to; lo += BLOCK) {
-        int hi = Math.min(to, lo + BLOCK);
-        float max = 0f;
-        for (int j = lo; j < hi; j++) {
-          float v = (a[j] + b[j]) * 0.5f;
-          y[j] = v;
-          max = Math.max(max, Math.abs(v));
-        }
-        if (!(max <= Float.MAX_VALUE)) { // an infinity or NaN in this block: redo it exactly
-          for (int j = lo; j < hi; j++) {
-            y[j] = (float) (((double) a[j] + (double) b[j]) * 0.5);
-          }
-        }
-      }
-    } else {
-      double[] acc = new double[BLOCK];
-      double divisor = n;
-      for (int lo = from; lo < to; lo += BLOCK) {
-        int len = Math.min(BLOCK, to - lo);
-        float[] x0 = xs[0];
-        for (int j = 0; j < len; j++) {
-          acc[j] = x0[lo + j];
-        }
-        for (int k = 1; k < n; k++) {
-          float[] x = xs[k];
-          for (int j = 0; j < len; j++) {
-            acc[j] += x[lo + j];
-          }
-        }
-        for (int j = 0; j < len; j++) {
-          y[lo + j] = (float) (acc[j] / divisor);
-        }
-      }
-    }
+    return Averager.mean(collections);
   }
 
   private static void axpy(float alpha, float[] x, float[] y) {

@@ -112,8 +112,8 @@ class WeightCollectionTest {
 
   @Test
   void averagingIdenticalLargeCollectionsInParallelChunksIsExact() {
-    WeightCollection w = random(1, (int) (WeightCollection.PARALLEL_THRESHOLD / 3) + 1000);
-    assertTrue(w.numFloats() >= WeightCollection.PARALLEL_THRESHOLD, "takes the parallel path");
+    WeightCollection w = random(1, (int) (Averager.PARALLEL_THRESHOLD / 3) + 1000);
+    assertTrue(w.numFloats() >= Averager.PARALLEL_THRESHOLD, "takes the parallel path");
     assertBitwiseEqual(w, WeightCollection.mean(List.of(w, w, w)));
   }
 

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.sparknet.api.Averager;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.ndarray.NDArray;
@@ -145,7 +146,16 @@ public class ArithmeticBenchmark {
   /** The mean of two collections: reads 2 × 244 MB, allocates and writes 244 MB. */
   @Benchmark
   public WeightCollection weightsMean() {
-    return WeightCollection.mean(pair);
+    return Averager.mean(pair);
+  }
+
+  /**
+   * The driver's combination of two workers' flat weights (Averager.Sum: double accumulation, one
+   * division), as a round does it.
+   */
+  @Benchmark
+  public float[] driverWeightedMean() {
+    return new Averager.Sum().add(heapSrc, 3).add(heapDst, 5).mean();
   }
 
   /** The former recipe of mean, for comparison: copy, add, scale by 1/N (single-threaded). */

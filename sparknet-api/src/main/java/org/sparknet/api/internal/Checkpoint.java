@@ -3,34 +3,34 @@ package org.sparknet.api.internal;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
 import org.sparknet.api.SolverState;
 import org.sparknet.ndarray.Shape;
 
 /**
- * A trainer's state after a completed round, stored under a Hadoop path: the weights (the centre
- * for elastic averaging), the round, the iteration, the seed and each partition's data position.
- * Written to a temporary file and renamed, so a crash leaves the last complete checkpoint; the
- * newest two are kept ({@code round-000012.ckpt}).
+ * A trainer's state after a completed round: the weights (the centre, for elastic averaging), the
+ * round, the iteration, the seed and each partition's data position; when the engine exports it
+ * ({@link org.sparknet.api.Net#hasSolverState()}), each partition's solver state (iteration and
+ * momentum or other history), so that a resumed run continues momentum and the learning-rate policy
+ * exactly; and for elastic averaging each worker's own weights. {@link CheckpointDir} keeps them on
+ * a Hadoop file system.
  *
- * <p>When the engine exports it ({@link org.sparknet.api.Net#hasSolverState()}), each partition's
- * solver state (iteration and momentum or other history) is stored too, so a resumed run continues
- * momentum and the learning-rate policy exactly ({@code solverStates}: one entry per partition,
- * null for a partition without a net; null when the engine has no solver state). Not stored: for
- * elastic averaging, the workers' own weights, and an engine's random-number state (dropout), so
- * those runs do not resume bit for bit.
+ * <p>The bytes end with a CRC-32 of everything before it, so a checkpoint cut short by a crash (on
+ * a file system without atomic rename) is detected and never read back.
+ *
+ * @param solverStates one entry per partition (null for a partition without a net); null when the
+ *     engine has no solver state
+ * @param workerWeights elastic averaging: each partition's own weights (null entry: no net); null
+ *     for plain averaging
  */
 public record Checkpoint(
     String fingerprint,
@@ -40,12 +40,13 @@ public record Checkpoint(
     long[] positions,
     WeightLayout layout,
     float[] weights,
-    SolverState[] solverStates) {
+    SolverState[] solverStates,
+    float[][] workerWeights) {
 
   private static final int MAGIC = 0x53504e4b; // "SPNK"
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
-  /** A checkpoint without solver states. */
+  /** A checkpoint without solver states or worker weights. */
   public Checkpoint(
       String fingerprint,
       int round,
@@ -54,136 +55,116 @@ public record Checkpoint(
       long[] positions,
       WeightLayout layout,
       float[] weights) {
-    this(fingerprint, round, iteration, seed, positions, layout, weights, null);
+    this(fingerprint, round, iteration, seed, positions, layout, weights, null, null);
   }
 
-  private static final Pattern NAME = Pattern.compile("round-(\\d{6,})\\.ckpt");
-
-  /** Writes this checkpoint into {@code dir}; keeps the previous one, deletes older ones. */
-  public void write(String dir, Configuration conf) throws IOException {
-    Path d = new Path(dir);
-    FileSystem fs = d.getFileSystem(conf);
-    fs.mkdirs(d);
-    String name = String.format("round-%06d.ckpt", round);
-    Path tmp = new Path(d, "_" + name + ".tmp");
-    Path target = new Path(d, name);
-    try (FSDataOutputStream raw = fs.create(tmp, true);
-        DataOutputStream out = new DataOutputStream(raw)) {
-      out.writeInt(MAGIC);
-      out.writeInt(VERSION);
-      out.writeUTF(fingerprint);
-      out.writeInt(round);
-      out.writeLong(iteration);
-      out.writeLong(seed);
-      out.writeInt(positions.length);
-      for (long p : positions) {
-        out.writeLong(p);
-      }
-      writeLayout(out, layout);
-      writeFloats(out, weights);
-      out.writeInt(solverStates == null ? -1 : solverStates.length);
-      if (solverStates != null) {
-        for (SolverState st : solverStates) {
-          out.writeBoolean(st != null);
-          if (st != null) {
-            out.writeLong(st.iteration());
-            WeightLayout hl = WeightLayout.of(st.history());
-            writeLayout(out, hl);
-            writeFloats(out, hl.flatten(st.history()));
-          }
+  /** Writes the checkpoint, CRC trailer included, to {@code raw} (not closed). */
+  void encode(OutputStream raw) throws IOException {
+    CRC32 crc = new CRC32();
+    DataOutputStream out = new DataOutputStream(new CheckedOutputStream(raw, crc));
+    out.writeInt(MAGIC);
+    out.writeInt(VERSION);
+    out.writeUTF(fingerprint);
+    out.writeInt(round);
+    out.writeLong(iteration);
+    out.writeLong(seed);
+    out.writeInt(positions.length);
+    for (long p : positions) {
+      out.writeLong(p);
+    }
+    writeLayout(out, layout);
+    writeFloats(out, weights);
+    writeSolverStates(out, solverStates);
+    out.writeInt(workerWeights == null ? -1 : workerWeights.length);
+    if (workerWeights != null) {
+      for (float[] w : workerWeights) {
+        out.writeBoolean(w != null);
+        if (w != null) {
+          writeFloats(out, w);
         }
       }
     }
-    if (fs.exists(target)) {
-      fs.delete(target, false);
-    }
-    if (!fs.rename(tmp, target)) {
-      throw new IOException("Could not rename " + tmp + " to " + target);
-    }
-    List<Integer> rounds = rounds(fs, d);
-    for (int i = 0; i + 2 < rounds.size(); i++) {
-      fs.delete(new Path(d, String.format("round-%06d.ckpt", rounds.get(i))), false);
-    }
+    out.flush();
+    new DataOutputStream(raw).writeLong(crc.getValue());
   }
 
-  /** Rounds of the complete checkpoints in {@code d}, ascending. */
-  private static List<Integer> rounds(FileSystem fs, Path d) throws IOException {
-    List<Integer> rounds = new ArrayList<>();
-    if (!fs.exists(d)) {
-      return rounds;
+  private static void writeSolverStates(DataOutputStream out, SolverState[] states)
+      throws IOException {
+    out.writeInt(states == null ? -1 : states.length);
+    if (states == null) {
+      return;
     }
-    for (FileStatus st : fs.listStatus(d)) {
-      Matcher m = NAME.matcher(st.getPath().getName());
-      if (m.matches()) {
-        rounds.add(Integer.parseInt(m.group(1)));
+    for (SolverState st : states) {
+      out.writeBoolean(st != null);
+      if (st != null) {
+        out.writeLong(st.iteration());
+        WeightLayout hl = WeightLayout.of(st.history());
+        writeLayout(out, hl);
+        writeFloats(out, hl.flatten(st.history()));
       }
     }
-    rounds.sort(null);
-    return rounds;
   }
 
   /**
-   * The newest readable checkpoint in {@code dir}, or null when there is none. A newest one that
-   * cannot be read (truncated) is skipped for the one before it.
+   * Reads a checkpoint written by {@link #encode}.
+   *
+   * @param source names the bytes in errors
+   * @throws IOException when the bytes are not a complete checkpoint (wrong magic or version, cut
+   *     short, or a CRC that does not match)
    */
-  public static Checkpoint readLatest(String dir, Configuration conf) throws IOException {
-    Path d = new Path(dir);
-    FileSystem fs = d.getFileSystem(conf);
-    List<Integer> rounds = rounds(fs, d);
-    IOException failure = null;
-    for (int i = rounds.size() - 1; i >= 0; i--) {
-      Path p = new Path(d, String.format("round-%06d.ckpt", rounds.get(i)));
-      try {
-        return read(fs, p);
-      } catch (IOException e) {
-        if (failure == null) {
-          failure = e;
-        }
+  static Checkpoint decode(InputStream raw, String source) throws IOException {
+    CRC32 crc = new CRC32();
+    DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc));
+    if (in.readInt() != MAGIC) {
+      throw new IOException(source + " is not a SparkNet checkpoint");
+    }
+    int version = in.readInt();
+    if (version != VERSION) {
+      throw new IOException(
+          source + " has checkpoint version " + version + "; this SparkNet reads " + VERSION);
+    }
+    String fingerprint = in.readUTF();
+    int round = in.readInt();
+    long iteration = in.readLong();
+    long seed = in.readLong();
+    long[] positions = new long[in.readInt()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = in.readLong();
+    }
+    WeightLayout layout = readLayout(in);
+    float[] w = readFloats(in, layout.size(), source);
+    SolverState[] states = readSolverStates(in, source);
+    float[][] workers = null;
+    int n = in.readInt();
+    if (n >= 0) {
+      workers = new float[n][];
+      for (int i = 0; i < n; i++) {
+        workers[i] = in.readBoolean() ? readFloats(in, layout.size(), source) : null;
       }
     }
-    if (failure != null) {
-      throw failure;
+    long expected = crc.getValue();
+    if (new DataInputStream(raw).readLong() != expected) {
+      throw new IOException(source + " is corrupt: its CRC does not match its contents");
     }
-    return null;
+    return new Checkpoint(
+        fingerprint, round, iteration, seed, positions, layout, w, states, workers);
   }
 
-  private static Checkpoint read(FileSystem fs, Path p) throws IOException {
-    try (FSDataInputStream raw = fs.open(p);
-        DataInputStream in = new DataInputStream(raw)) {
-      if (in.readInt() != MAGIC) {
-        throw new IOException(p + " is not a SparkNet checkpoint");
-      }
-      int version = in.readInt();
-      if (version != 1 && version != VERSION) {
-        throw new IOException(
-            p + " has checkpoint version " + version + ", expected 1 to " + VERSION);
-      }
-      String fingerprint = in.readUTF();
-      int round = in.readInt();
-      long iteration = in.readLong();
-      long seed = in.readLong();
-      long[] positions = new long[in.readInt()];
-      for (int i = 0; i < positions.length; i++) {
-        positions[i] = in.readLong();
-      }
-      WeightLayout layout = readLayout(in);
-      float[] w = readFloats(in, layout, p);
-      SolverState[] states = null;
-      if (version >= 2) {
-        int n = in.readInt();
-        if (n >= 0) {
-          states = new SolverState[n];
-          for (int i = 0; i < n; i++) {
-            if (in.readBoolean()) {
-              long it = in.readLong();
-              WeightLayout hl = readLayout(in);
-              states[i] = new SolverState(it, hl.toCollection(readFloats(in, hl, p)));
-            }
-          }
-        }
-      }
-      return new Checkpoint(fingerprint, round, iteration, seed, positions, layout, w, states);
+  private static SolverState[] readSolverStates(DataInputStream in, String source)
+      throws IOException {
+    int n = in.readInt();
+    if (n < 0) {
+      return null;
     }
+    SolverState[] states = new SolverState[n];
+    for (int i = 0; i < n; i++) {
+      if (in.readBoolean()) {
+        long it = in.readLong();
+        WeightLayout hl = readLayout(in);
+        states[i] = new SolverState(it, hl.toCollection(readFloats(in, hl.size(), source)));
+      }
+    }
+    return states;
   }
 
   private static void writeLayout(DataOutputStream out, WeightLayout layout) throws IOException {
@@ -221,23 +202,33 @@ public record Checkpoint(
     return WeightLayout.of(layers, shapes);
   }
 
+  /** Floats per write and read: large nets are copied through a small buffer. */
+  private static final int CHUNK = 1 << 18;
+
   private static void writeFloats(DataOutputStream out, float[] values) throws IOException {
     out.writeInt(values.length);
-    ByteBuffer buf = ByteBuffer.allocate(values.length * 4).order(ByteOrder.BIG_ENDIAN);
-    buf.asFloatBuffer().put(values);
-    out.write(buf.array());
+    ByteBuffer buf = ByteBuffer.allocate(CHUNK * 4).order(ByteOrder.BIG_ENDIAN);
+    for (int at = 0; at < values.length; at += CHUNK) {
+      int n = Math.min(CHUNK, values.length - at);
+      buf.clear();
+      buf.asFloatBuffer().put(values, at, n);
+      out.write(buf.array(), 0, n * 4);
+    }
   }
 
-  private static float[] readFloats(DataInputStream in, WeightLayout layout, Path p)
+  private static float[] readFloats(DataInputStream in, int expected, String source)
       throws IOException {
     int n = in.readInt();
-    if (n != layout.size()) {
-      throw new IOException(p + " is corrupt: " + n + " floats for " + layout);
+    if (n != expected) {
+      throw new IOException(source + " is corrupt: " + n + " floats where " + expected + " belong");
     }
-    byte[] bytes = new byte[Math.multiplyExact(n, 4)];
-    in.readFully(bytes);
     float[] w = new float[n];
-    ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN).asFloatBuffer().get(w);
+    byte[] bytes = new byte[CHUNK * 4];
+    for (int at = 0; at < n; at += CHUNK) {
+      int k = Math.min(CHUNK, n - at);
+      in.readFully(bytes, 0, k * 4);
+      ByteBuffer.wrap(bytes, 0, k * 4).order(ByteOrder.BIG_ENDIAN).asFloatBuffer().get(w, at, k);
+    }
     return w;
   }
 
@@ -252,6 +243,7 @@ public record Checkpoint(
         + ", "
         + layout
         + (solverStates == null ? "" : ", " + solverStates.length + " solver states")
+        + (workerWeights == null ? "" : ", " + workerWeights.length + " worker weights")
         + "}";
   }
 }

@@ -4,21 +4,26 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.sparknet.api.Averager;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.predict.OutputSums;
 
 /**
- * The trainer's wire classes and their Kryo serializers, registered by {@link
- * SparkNetKryoRegistrator}. They have hand-written serializers: records cannot be filled field by
- * field, and a flat {@code float[]} written in one call is the cheapest form of the weights.
+ * The trainer's wire classes and their Kryo serializers, registered by {@code
+ * org.sparknet.api.spark.SparkNetKryoRegistrator}. Records have hand-written serializers (they
+ * cannot be filled field by field), and a flat {@code float[]} written in one call is the cheapest
+ * form of the weights.
  */
-final class TrainerKryoClasses {
+public final class TrainerKryoClasses {
   private TrainerKryoClasses() {}
 
   /** The trainer's wire classes: examples, shards, round results, partial sums. */
-  static void register(Kryo kryo) {
+  public static void register(Kryo kryo) {
     kryo.register(float[].class);
     kryo.register(double[].class);
     kryo.register(long[].class);
@@ -31,14 +36,15 @@ final class TrainerKryoClasses {
     kryo.register(DataShard[].class);
     kryo.register(PartitionResult.class, new PartitionResultSerializer());
     kryo.register(PartitionResult[].class);
-    kryo.register(WorkerRound.TestResult.class, new TestResultSerializer());
-    kryo.register(WorkerRound.TestResult[].class);
-    kryo.register(WeightSum.class);
-    kryo.register(WeightSum[].class);
+    kryo.register(OutputSums.class, new OutputSumsSerializer());
+    kryo.register(OutputSums[].class);
+    kryo.register(Averager.Sum.class);
+    kryo.register(RoundTotals.class);
+    kryo.register(RoundTotals[].class);
     kryo.register(SolverState.class, new SolverStateSerializer());
     kryo.register(SolverState[].class);
-    kryo.register(WorkerRound.StateResult.class, new StateResultSerializer());
-    kryo.register(WorkerRound.StateResult[].class);
+    kryo.register(WorkerTasks.StateResult.class, new StateResultSerializer());
+    kryo.register(WorkerTasks.StateResult[].class);
   }
 
   /** The iteration, then the history as a {@link WeightCollection} (its registered serializer). */
@@ -56,17 +62,17 @@ final class TrainerKryoClasses {
     }
   }
 
-  static final class StateResultSerializer extends Serializer<WorkerRound.StateResult> {
+  static final class StateResultSerializer extends Serializer<WorkerTasks.StateResult> {
     @Override
-    public void write(Kryo kryo, Output out, WorkerRound.StateResult r) {
+    public void write(Kryo kryo, Output out, WorkerTasks.StateResult r) {
       out.writeInt(r.partition());
       kryo.writeObjectOrNull(out, r.state(), SolverState.class);
     }
 
     @Override
-    public WorkerRound.StateResult read(Kryo kryo, Input in, Class<WorkerRound.StateResult> type) {
+    public WorkerTasks.StateResult read(Kryo kryo, Input in, Class<WorkerTasks.StateResult> type) {
       int partition = in.readInt();
-      return new WorkerRound.StateResult(partition, kryo.readObjectOrNull(in, SolverState.class));
+      return new WorkerTasks.StateResult(partition, kryo.readObjectOrNull(in, SolverState.class));
     }
   }
 
@@ -110,20 +116,21 @@ final class TrainerKryoClasses {
   static final class PartitionResultSerializer extends Serializer<PartitionResult> {
     @Override
     public void write(Kryo kryo, Output out, PartitionResult r) {
-      out.writeInt(r.partition);
-      out.writeLong(r.examples);
-      out.writeLong(r.steps);
-      out.writeDouble(r.lossSum);
-      out.writeInt(r.values == null ? -1 : r.values.length);
-      if (r.values != null) {
-        out.writeFloats(r.values);
+      WorkerReport w = r.report();
+      out.writeInt(w.partition());
+      out.writeLong(w.examples());
+      out.writeLong(w.steps());
+      out.writeDouble(w.lossSum());
+      out.writeLong(w.timings().setupMillis());
+      out.writeLong(w.timings().computeMillis());
+      out.writeLong(w.timings().extractMillis());
+      out.writeBoolean(w.solverRestarted());
+      out.writeString(w.divergence());
+      out.writeInt(r.values() == null ? -1 : r.values().length);
+      if (r.values() != null) {
+        out.writeFloats(r.values());
       }
-      out.writeDouble(r.weight);
-      out.writeString(r.divergence);
-      out.writeLong(r.setupMillis);
-      out.writeLong(r.computeMillis);
-      out.writeLong(r.extractMillis);
-      out.writeBoolean(r.solverRestarted);
+      out.writeDouble(r.weight());
     }
 
     @Override
@@ -132,44 +139,37 @@ final class TrainerKryoClasses {
       long examples = in.readLong();
       long steps = in.readLong();
       double lossSum = in.readDouble();
+      WorkerReport.WorkerTimings timings =
+          new WorkerReport.WorkerTimings(in.readLong(), in.readLong(), in.readLong());
+      boolean restarted = in.readBoolean();
+      String divergence = in.readString();
+      WorkerReport report =
+          new WorkerReport(partition, examples, steps, lossSum, timings, restarted, divergence);
       int n = in.readInt();
       float[] values = n < 0 ? null : in.readFloats(n);
-      return new PartitionResult(
-          partition,
-          examples,
-          steps,
-          lossSum,
-          values,
-          in.readDouble(),
-          in.readString(),
-          in.readLong(),
-          in.readLong(),
-          in.readLong(),
-          in.readBoolean());
+      return new PartitionResult(report, values, in.readDouble());
     }
   }
 
-  static final class TestResultSerializer extends Serializer<WorkerRound.TestResult> {
+  static final class OutputSumsSerializer extends Serializer<OutputSums> {
     @Override
-    public void write(Kryo kryo, Output out, WorkerRound.TestResult r) {
-      out.writeInt(r.names().length, true);
-      for (int i = 0; i < r.names().length; i++) {
-        out.writeString(r.names()[i]);
-        out.writeDouble(r.sums()[i]);
+    public void write(Kryo kryo, Output out, OutputSums s) {
+      out.writeInt(s.sums().size(), true);
+      for (Map.Entry<String, Double> e : s.sums().entrySet()) {
+        out.writeString(e.getKey());
+        out.writeDouble(e.getValue());
       }
-      out.writeLong(r.examples());
+      out.writeLong(s.examples());
     }
 
     @Override
-    public WorkerRound.TestResult read(Kryo kryo, Input in, Class<WorkerRound.TestResult> type) {
+    public OutputSums read(Kryo kryo, Input in, Class<OutputSums> type) {
       int n = in.readInt(true);
-      String[] names = new String[n];
-      double[] sums = new double[n];
+      Map<String, Double> sums = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
-        names[i] = in.readString();
-        sums[i] = in.readDouble();
+        sums.put(in.readString(), in.readDouble());
       }
-      return new WorkerRound.TestResult(names, sums, in.readLong());
+      return OutputSums.of(sums, in.readLong());
     }
   }
 }

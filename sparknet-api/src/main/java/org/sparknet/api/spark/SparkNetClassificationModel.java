@@ -1,6 +1,5 @@
 package org.sparknet.api.spark;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -14,10 +13,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.api.spark.internal.BatchPredictor;
-import org.sparknet.api.spark.internal.ModelFiles;
-import org.sparknet.api.spark.internal.StageInference;
-import org.sparknet.api.spark.internal.StageSupport;
 import org.sparknet.api.train.RoundMetrics;
 
 /**
@@ -42,13 +37,12 @@ public final class SparkNetClassificationModel extends Model<SparkNetClassificat
 
   private final String uid;
   private final StageParams params;
-  private final WeightCollection weights;
-  private transient List<RoundMetrics> trainingHistory = List.of();
+  private TrainedNet trained;
 
   /** A model of the given weights; set the definition through the params (solverText, ...). */
   public SparkNetClassificationModel(String uid, WeightCollection weights) {
     this.uid = uid;
-    this.weights = weights.copy();
+    this.trained = new TrainedNet(weights, List.of());
     this.params = new StageParams(this);
     params.setDefaults(this, true);
   }
@@ -69,16 +63,16 @@ public final class SparkNetClassificationModel extends Model<SparkNetClassificat
 
   /** A copy of the trained weights. */
   public WeightCollection weights() {
-    return weights.copy();
+    return trained.weights().copy();
   }
 
   /** The metrics of each training round (empty for a loaded model). */
   public List<RoundMetrics> trainingHistory() {
-    return trainingHistory == null ? List.of() : trainingHistory;
+    return trained.history();
   }
 
   void setTrainingHistory(List<RoundMetrics> history) {
-    this.trainingHistory = List.copyOf(history);
+    this.trained = trained.withHistory(history);
   }
 
   @Override
@@ -88,16 +82,16 @@ public final class SparkNetClassificationModel extends Model<SparkNetClassificat
     boolean prob = !getProbabilityCol().isEmpty();
     boolean pred = !getPredictionCol().isEmpty();
     return StageInference.transform(
-        dataset, this, weights, out, new BatchPredictor.Output(true, raw, prob, pred, false));
+        dataset,
+        this,
+        trained.weights(),
+        out,
+        new StageInference.Output(true, raw, prob, pred, false));
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(
-        schema,
-        getFeaturesCol(),
-        StageSupport.expectedFeatures(this),
-        "inputShape " + Arrays.toString(getInputShape()));
+    StageSupport.checkFeatures(schema, this);
     return outputSchema(schema, this);
   }
 
@@ -115,14 +109,14 @@ public final class SparkNetClassificationModel extends Model<SparkNetClassificat
   @Override
   public SparkNetClassificationModel copy(ParamMap extra) {
     SparkNetClassificationModel m =
-        copyValues(new SparkNetClassificationModel(uid, weights), extra);
-    m.trainingHistory = trainingHistory();
+        copyValues(new SparkNetClassificationModel(uid, trained.weights()), extra);
+    m.trained = trained;
     return m.setParent(parent());
   }
 
   @Override
   public MLWriter write() {
-    return new ModelFiles.Writer(this, weights);
+    return new ModelFiles.Writer(this, trained.weights());
   }
 
   public static MLReader<SparkNetClassificationModel> read() {
@@ -136,14 +130,6 @@ public final class SparkNetClassificationModel extends Model<SparkNetClassificat
 
   @Override
   public String toString() {
-    return "SparkNetClassificationModel{uid "
-        + uid
-        + ", engine "
-        + getEngine()
-        + ", "
-        + weights
-        + ", "
-        + trainingHistory().size()
-        + " rounds trained}";
+    return trained.describe("SparkNetClassificationModel", uid, getEngine());
   }
 }

@@ -1,6 +1,5 @@
 package org.sparknet.api.spark;
 
-import java.util.Arrays;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
@@ -9,8 +8,7 @@ import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.spark.internal.StageSupport;
-import org.sparknet.api.spark.internal.StageTraining;
+import org.sparknet.api.data.FeatureColumns;
 
 /**
  * A SparkNet net as a Spark ML classifier: {@code fit} trains it with the distributed loop of
@@ -64,12 +62,8 @@ public final class SparkNetClassifier extends Estimator<SparkNetClassificationMo
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(
-        schema,
-        getFeaturesCol(),
-        StageSupport.expectedFeatures(this),
-        "inputShape " + Arrays.toString(getInputShape()));
-    StageSupport.checkLabel(schema, getLabelCol());
+    StageSupport.checkFeatures(schema, this);
+    FeatureColumns.checkLabel(schema, getLabelCol());
     return SparkNetClassificationModel.outputSchema(schema, this);
   }
 

@@ -1,6 +1,5 @@
 package org.sparknet.api.spark;
 
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.ParamMap;
@@ -13,10 +12,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.api.spark.internal.BatchPredictor;
-import org.sparknet.api.spark.internal.ModelFiles;
-import org.sparknet.api.spark.internal.StageInference;
-import org.sparknet.api.spark.internal.StageSupport;
 import org.sparknet.api.train.RoundMetrics;
 
 /**
@@ -32,13 +27,12 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   private final String uid;
   private final StageParams params;
-  private final WeightCollection weights;
-  private transient List<RoundMetrics> trainingHistory = List.of();
+  private TrainedNet trained;
 
   /** A model of the given weights; set the definition through the params (solverText, ...). */
   public SparkNetModel(String uid, WeightCollection weights) {
     this.uid = uid;
-    this.weights = weights.copy();
+    this.trained = new TrainedNet(weights, List.of());
     this.params = new StageParams(this);
     params.setDefaults(this, false);
   }
@@ -59,16 +53,16 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   /** A copy of the trained weights. */
   public WeightCollection weights() {
-    return weights.copy();
+    return trained.weights().copy();
   }
 
   /** The metrics of each training round (empty for a loaded model). */
   public List<RoundMetrics> trainingHistory() {
-    return trainingHistory == null ? List.of() : trainingHistory;
+    return trained.history();
   }
 
   void setTrainingHistory(List<RoundMetrics> history) {
-    this.trainingHistory = List.copyOf(history);
+    this.trained = trained.withHistory(history);
   }
 
   @Override
@@ -76,16 +70,16 @@ public final class SparkNetModel extends Model<SparkNetModel>
     StructType out = transformSchema(dataset.schema());
     boolean pred = !getPredictionCol().isEmpty();
     return StageInference.transform(
-        dataset, this, weights, out, new BatchPredictor.Output(false, false, false, pred, true));
+        dataset,
+        this,
+        trained.weights(),
+        out,
+        new StageInference.Output(false, false, false, pred, true));
   }
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(
-        schema,
-        getFeaturesCol(),
-        StageSupport.expectedFeatures(this),
-        "inputShape " + Arrays.toString(getInputShape()));
+    StageSupport.checkFeatures(schema, this);
     return outputSchema(schema, this);
   }
 
@@ -102,14 +96,14 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   @Override
   public SparkNetModel copy(ParamMap extra) {
-    SparkNetModel m = copyValues(new SparkNetModel(uid, weights), extra);
-    m.trainingHistory = trainingHistory();
+    SparkNetModel m = copyValues(new SparkNetModel(uid, trained.weights()), extra);
+    m.trained = trained;
     return m.setParent(parent());
   }
 
   @Override
   public MLWriter write() {
-    return new ModelFiles.Writer(this, weights);
+    return new ModelFiles.Writer(this, trained.weights());
   }
 
   public static MLReader<SparkNetModel> read() {
@@ -122,14 +116,6 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   @Override
   public String toString() {
-    return "SparkNetModel{uid "
-        + uid
-        + ", engine "
-        + getEngine()
-        + ", "
-        + weights
-        + ", "
-        + trainingHistory().size()
-        + " rounds trained}";
+    return trained.describe("SparkNetModel", uid, getEngine());
   }
 }

@@ -1,71 +1,177 @@
 package org.sparknet.api.train;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.Serializable;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * What one training round did and where its time went.
- *
- * @param round 1-based round number (continues across a resume from a checkpoint)
- * @param iteration solver steps each worker has run so far (the most of any worker when tau is
- *     given in seconds)
- * @param examples examples the workers trained on in this round (batch rows, wrapped ones
- *     included); empty partitions count nothing
- * @param meanLoss example-weighted mean of the workers' training loss over the round
- * @param validation mean of each test output over the validation set when this round validated,
- *     else empty
- * @param imagesPerSecond examples / wall time
- * @param computeMillis the slowest worker's solver time (the critical path)
- * @param broadcastMillis driver broadcast, plus the slowest worker's time to read it, build its net
- *     the first time and set the weights
- * @param aggregateMillis the slowest worker's time to copy its weights out, plus the driver's time
- *     to combine the results
- * @param schedulingMillis wall time minus the three above: task launch, serialization, transfer
- * @param wallMillis the round's wall time on the driver, validation excluded
- * @param validationMillis time spent validating after the round (0 when it did not)
+ * What one training round did and where its time went. Built by the trainer; read through the
+ * accessors, {@link #summary()} (one line for people) and {@link #toJson()} (one line of the
+ * metrics file).
  */
-public record RoundMetrics(
-    int round,
-    long iteration,
-    long examples,
-    double meanLoss,
-    Map<String, Float> validation,
-    double imagesPerSecond,
-    long computeMillis,
-    long broadcastMillis,
-    long aggregateMillis,
-    long schedulingMillis,
-    long wallMillis,
-    long validationMillis) {
+public final class RoundMetrics implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  public RoundMetrics {
-    validation = Map.copyOf(validation);
+  private final int round;
+  private final long iteration;
+  private final long steps;
+  private final long examples;
+  private final double epoch;
+  private final double meanLoss;
+  private final Map<String, Float> validation;
+  private final Timings timings;
+  private final long timestampMillis;
+
+  /**
+   * Where the round's time went, in milliseconds.
+   *
+   * @param computeMillis the slowest worker's solver time (the critical path)
+   * @param broadcastMillis driver broadcast, plus the slowest worker's time to read it, build its
+   *     net the first time and set the weights
+   * @param aggregateMillis the slowest worker's time to copy its weights out, plus the driver's
+   *     time to combine the results
+   * @param schedulingMillis wall time minus the three above: task launch, serialization, transfer
+   * @param wallMillis the round's wall time on the driver, validation excluded
+   * @param validationMillis time spent validating after the round (0 when it did not)
+   */
+  public record Timings(
+      long computeMillis,
+      long broadcastMillis,
+      long aggregateMillis,
+      long schedulingMillis,
+      long wallMillis,
+      long validationMillis)
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private RoundMetrics(Builder b) {
+    this.round = b.round;
+    this.iteration = b.iteration;
+    this.steps = b.steps;
+    this.examples = b.examples;
+    this.epoch = b.epoch;
+    this.meanLoss = b.meanLoss;
+    this.validation = Map.copyOf(b.validation);
+    this.timings = b.timings;
+    this.timestampMillis = b.timestampMillis;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** 1-based round number (continues across a resume from a checkpoint). */
+  public int round() {
+    return round;
+  }
+
+  /** Solver steps each worker has run so far (the most of any worker for timed rounds). */
+  public long iteration() {
+    return iteration;
+  }
+
+  /** Solver steps in this round (tau; for timed rounds, the most of any worker). */
+  public long steps() {
+    return steps;
+  }
+
+  /** Examples the workers trained on in this round (batch rows, wrapped ones included). */
+  public long examples() {
+    return examples;
+  }
+
+  /** Passes over the training data so far (examples fed by all workers / training examples). */
+  public double epoch() {
+    return epoch;
+  }
+
+  /** Example-weighted mean of the workers' training loss over the round. */
+  public double meanLoss() {
+    return meanLoss;
+  }
+
+  /** Mean of each test output over the validation set when this round validated, else empty. */
+  public Map<String, Float> validation() {
+    return validation;
+  }
+
+  public Timings timings() {
+    return timings;
+  }
+
+  /** When the round ended, in milliseconds since the epoch. */
+  public long timestampMillis() {
+    return timestampMillis;
+  }
+
+  /** Examples per second of wall time. */
+  public double imagesPerSecond() {
+    return examples * 1000.0 / Math.max(1, timings.wallMillis());
+  }
+
+  public long computeMillis() {
+    return timings.computeMillis();
+  }
+
+  public long broadcastMillis() {
+    return timings.broadcastMillis();
+  }
+
+  public long aggregateMillis() {
+    return timings.aggregateMillis();
+  }
+
+  public long schedulingMillis() {
+    return timings.schedulingMillis();
+  }
+
+  public long wallMillis() {
+    return timings.wallMillis();
+  }
+
+  public long validationMillis() {
+    return timings.validationMillis();
   }
 
   /** The round as one line of JSON (no newline). */
   public String toJson() {
-    StringBuilder sb = new StringBuilder("{");
-    sb.append("\"round\":").append(round);
-    sb.append(",\"iteration\":").append(iteration);
-    sb.append(",\"examples\":").append(examples);
-    sb.append(",\"meanLoss\":").append(number(meanLoss));
-    sb.append(",\"imagesPerSecond\":").append(number(imagesPerSecond));
-    sb.append(",\"computeMillis\":").append(computeMillis);
-    sb.append(",\"broadcastMillis\":").append(broadcastMillis);
-    sb.append(",\"aggregateMillis\":").append(aggregateMillis);
-    sb.append(",\"schedulingMillis\":").append(schedulingMillis);
-    sb.append(",\"wallMillis\":").append(wallMillis);
-    sb.append(",\"validationMillis\":").append(validationMillis);
-    sb.append(",\"validation\":{");
-    boolean first = true;
-    for (Map.Entry<String, Float> e : new java.util.TreeMap<>(validation).entrySet()) {
-      if (!first) {
-        sb.append(',');
-      }
-      first = false;
-      sb.append('"').append(escape(e.getKey())).append("\":").append(number(e.getValue()));
+    ObjectNode o = JSON.createObjectNode();
+    o.put("round", round);
+    o.put("timestamp", Instant.ofEpochMilli(timestampMillis).toString());
+    o.put("iteration", iteration);
+    o.put("steps", steps);
+    o.put("examples", examples);
+    putNumber(o, "epoch", epoch);
+    putNumber(o, "meanLoss", meanLoss);
+    putNumber(o, "imagesPerSecond", imagesPerSecond());
+    o.put("computeMillis", timings.computeMillis());
+    o.put("broadcastMillis", timings.broadcastMillis());
+    o.put("aggregateMillis", timings.aggregateMillis());
+    o.put("schedulingMillis", timings.schedulingMillis());
+    o.put("wallMillis", timings.wallMillis());
+    o.put("validationMillis", timings.validationMillis());
+    ObjectNode v = o.putObject("validation");
+    new TreeMap<>(validation).forEach((k, x) -> putNumber(v, k, x));
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot write round " + round + " as JSON", e);
     }
-    return sb.append("}}").toString();
+  }
+
+  private static void putNumber(ObjectNode o, String key, double v) {
+    if (Double.isFinite(v)) {
+      o.put(key, v);
+    } else {
+      o.putNull(key);
+    }
   }
 
   /** A one-line human summary, as the trainer logs it. */
@@ -79,22 +185,83 @@ public record RoundMetrics(
                 round,
                 iteration,
                 meanLoss,
-                imagesPerSecond,
-                computeMillis,
-                broadcastMillis,
-                aggregateMillis,
-                schedulingMillis));
-    for (Map.Entry<String, Float> e : new java.util.TreeMap<>(validation).entrySet()) {
+                imagesPerSecond(),
+                timings.computeMillis(),
+                timings.broadcastMillis(),
+                timings.aggregateMillis(),
+                timings.schedulingMillis()));
+    for (Map.Entry<String, Float> e : new TreeMap<>(validation).entrySet()) {
       sb.append(String.format(Locale.ROOT, " val %s %.4f", e.getKey(), e.getValue()));
     }
     return sb.toString();
   }
 
-  private static String number(double v) {
-    return Double.isFinite(v) ? Double.toString(v) : "null";
+  @Override
+  public String toString() {
+    return summary();
   }
 
-  private static String escape(String s) {
-    return s.replace("\\", "\\\\").replace("\"", "\\\"");
+  /** Builds {@link RoundMetrics}; every value is named. */
+  public static final class Builder {
+    private int round;
+    private long iteration;
+    private long steps;
+    private long examples;
+    private double epoch;
+    private double meanLoss;
+    private Map<String, Float> validation = Map.of();
+    private Timings timings = new Timings(0, 0, 0, 0, 0, 0);
+    private long timestampMillis = System.currentTimeMillis();
+
+    private Builder() {}
+
+    public Builder round(int r) {
+      this.round = r;
+      return this;
+    }
+
+    public Builder iteration(long it) {
+      this.iteration = it;
+      return this;
+    }
+
+    public Builder steps(long s) {
+      this.steps = s;
+      return this;
+    }
+
+    public Builder examples(long n) {
+      this.examples = n;
+      return this;
+    }
+
+    public Builder epoch(double e) {
+      this.epoch = e;
+      return this;
+    }
+
+    public Builder meanLoss(double loss) {
+      this.meanLoss = loss;
+      return this;
+    }
+
+    public Builder validation(Map<String, Float> v) {
+      this.validation = v;
+      return this;
+    }
+
+    public Builder timings(Timings t) {
+      this.timings = t;
+      return this;
+    }
+
+    public Builder timestampMillis(long t) {
+      this.timestampMillis = t;
+      return this;
+    }
+
+    public RoundMetrics build() {
+      return new RoundMetrics(this);
+    }
   }
 }

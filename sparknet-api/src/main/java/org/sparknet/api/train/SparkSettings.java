@@ -17,7 +17,7 @@ public final class SparkSettings {
   public static Map<String, String> recommended() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
-    m.put("spark.kryo.registrator", "org.sparknet.api.internal.SparkNetKryoRegistrator");
+    m.put("spark.kryo.registrator", "org.sparknet.api.spark.SparkNetKryoRegistrator");
     // Caffe's glog and OpenBLAS read these when the executor JVM starts: warnings and errors only,
     // and one BLAS thread per solver (the executor's cores are the parallelism).
     m.put("spark.executorEnv.GLOG_minloglevel", "2");

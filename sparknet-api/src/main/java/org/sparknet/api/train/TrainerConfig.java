@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Objects;
 import java.util.Optional;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.InputBlobs;
 
 /**
  * Settings of a {@link SparkNetTrainer}, built with {@link #builder()}: {@code setX} for what is
@@ -113,6 +114,11 @@ public final class TrainerConfig implements Serializable {
     return contBlob;
   }
 
+  /** The data, label and continuation blobs as one value. */
+  public InputBlobs inputBlobs() {
+    return new InputBlobs(dataBlob, labelBlob, contBlob);
+  }
+
   /** Validate every this many rounds (0: only when {@link SparkNetTrainer#test()} is called). */
   public int validationInterval() {
     return validationInterval;
@@ -167,8 +173,8 @@ public final class TrainerConfig implements Serializable {
 
   /**
    * Solvers per worker (1: a plain net). A worker of a group of {@code k} runs {@code k} solvers on
-   * {@code k} threads that average after every step ({@link SolverGroup}); workers average every
-   * tau steps as usual.
+   * {@code k} threads that average after every step ({@link org.sparknet.api.SolverGroup}); workers
+   * average every tau steps as usual.
    */
   public int groupSize() {
     return groupSize;
@@ -371,10 +377,11 @@ public final class TrainerConfig implements Serializable {
     }
 
     /**
-     * Hybrid training (ShmCaffe-H, SINGA's worker groups): each worker runs a {@link SolverGroup}
-     * of {@code size} solvers on {@code size} threads that average their weights after every step,
-     * each step taking {@code size} batches; the workers average every tau steps as usual. Give
-     * each executor as many cores as the group has solvers ({@code spark.task.cpus}). Default 1.
+     * Hybrid training (ShmCaffe-H, SINGA's worker groups): each worker runs a {@link
+     * org.sparknet.api.SolverGroup} of {@code size} solvers on {@code size} threads that average
+     * their weights after every step, each step taking {@code size} batches; the workers average
+     * every tau steps as usual. Give each executor as many cores as the group has solvers ({@code
+     * spark.task.cpus}). Default 1.
      */
     public Builder optGroupSize(int size) {
       positive(size, "groupSize (solvers per worker)");

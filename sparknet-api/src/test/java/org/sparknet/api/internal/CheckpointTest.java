@@ -21,7 +21,8 @@ class CheckpointTest {
   void roundTripsAndKeepsTheNewestTwo(@TempDir Path dir) throws Exception {
     Configuration conf = new Configuration();
     String d = dir.resolve("ckpt").toUri().toString();
-    assertNull(Checkpoint.readLatest(d, conf));
+    CheckpointDir cd = new CheckpointDir(d, conf);
+    assertNull(cd.readLatest());
     WeightCollection wc =
         new WeightCollection()
             .put(
@@ -34,9 +35,9 @@ class CheckpointTest {
     for (int r = 1; r <= 4; r++) {
       float[] w = layout.flatten(wc);
       w[0] = r;
-      new Checkpoint("e:abc", r, 10L * r, 99, new long[] {r, 2L * r}, layout, w).write(d, conf);
+      cd.write(new Checkpoint("e:abc", r, 10L * r, 99, new long[] {r, 2L * r}, layout, w));
     }
-    Checkpoint c = Checkpoint.readLatest(d, conf);
+    Checkpoint c = cd.readLatest();
     assertEquals(4, c.round());
     assertEquals(40, c.iteration());
     assertEquals(99, c.seed());
@@ -55,14 +56,31 @@ class CheckpointTest {
               .sorted()
               .toList());
     }
-    // A truncated newest checkpoint falls back to the previous one.
+    assertEquals(
+        "round-000004.ckpt",
+        Files.readString(dir.resolve("ckpt/LATEST")).trim(),
+        "the manifest names the newest checkpoint");
+    // A newest checkpoint cut short (the manifest still names it) falls back to the previous one.
     Path newest = dir.resolve("ckpt/round-000004.ckpt");
     byte[] bytes = Files.readAllBytes(newest);
-    Files.delete(newest);
-    Files.deleteIfExists(dir.resolve("ckpt/.round-000004.ckpt.crc"));
-    Files.write(newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-    assertEquals(3, Checkpoint.readLatest(d, conf).round());
-    assertNull(Checkpoint.readLatest(d, conf).solverStates());
+    rewrite(dir, newest, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    assertEquals(3, cd.readLatest().round());
+    assertNull(cd.readLatest().solverStates());
+    // So does one of full length whose contents changed: its CRC no longer matches. (Without the
+    // CRC check, this checkpoint of round 4 read back with a wrong weight.)
+    byte[] flipped = bytes.clone();
+    flipped[flipped.length - 20] ^= 0x40;
+    rewrite(dir, newest, flipped);
+    assertEquals(3, cd.readLatest().round());
+    rewrite(dir, newest, bytes);
+    assertEquals(4, cd.readLatest().round());
+  }
+
+  /** Replaces a checkpoint's bytes behind Hadoop's back (and its local checksum file). */
+  private static void rewrite(Path dir, Path file, byte[] bytes) throws Exception {
+    Files.delete(file);
+    Files.deleteIfExists(dir.resolve("ckpt/." + file.getFileName() + ".crc"));
+    Files.write(file, bytes);
   }
 
   @Test
@@ -78,9 +96,14 @@ class CheckpointTest {
             .put("fc#1", List.of(new WeightCollection.Tensor(Shape.of(3), new float[] {9, 8, 7})));
     WeightLayout layout = WeightLayout.of(w);
     SolverState[] states = {new SolverState(42, history), null};
-    new Checkpoint("e:x", 7, 42, 1, new long[] {5, 0}, layout, layout.flatten(w), states)
-        .write(d, conf);
-    Checkpoint c = Checkpoint.readLatest(d, conf);
+    float[][] workers = {{4, 5, 6}, null};
+    CheckpointDir cd = new CheckpointDir(d, conf);
+    cd.write(
+        new Checkpoint(
+            "e:x", 7, 42, 1, new long[] {5, 0}, layout, layout.flatten(w), states, workers));
+    Checkpoint c = cd.readLatest();
+    assertArrayEquals(workers[0], c.workerWeights()[0]);
+    assertNull(c.workerWeights()[1]);
     assertEquals(2, c.solverStates().length);
     assertNull(c.solverStates()[1]);
     assertEquals(42, c.solverStates()[0].iteration());

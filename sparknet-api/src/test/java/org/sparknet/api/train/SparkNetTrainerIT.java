@@ -37,7 +37,8 @@ import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.internal.Checkpoint;
-import org.sparknet.api.internal.ExecutorNets;
+import org.sparknet.api.internal.CheckpointDir;
+import org.sparknet.api.internal.WorkerRegistry;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.testing.Tolerance;
@@ -370,21 +371,22 @@ class SparkNetTrainerIT {
       b.setTrainingData(rdd(parts));
       b.train(2);
     }
-    // The same checkpoint without the solver states (as version 1 wrote it), for contrast.
-    Checkpoint saved = Checkpoint.readLatest(ckpt, sc.hadoopConfiguration());
+    // The same checkpoint without the solver states, for contrast.
+    Checkpoint saved = new CheckpointDir(ckpt, sc.hadoopConfiguration()).readLatest();
     assertEquals(2, saved.solverStates().length);
     assertEquals(6, saved.solverStates()[0].iteration());
     assertEquals(6, saved.solverStates()[1].iteration());
     String bare = dir.resolve("bare").toUri().toString();
-    new Checkpoint(
-            saved.fingerprint(),
-            saved.round(),
-            saved.iteration(),
-            saved.seed(),
-            saved.positions(),
-            saved.layout(),
-            saved.weights())
-        .write(bare, sc.hadoopConfiguration());
+    new CheckpointDir(bare, sc.hadoopConfiguration())
+        .write(
+            new Checkpoint(
+                saved.fingerprint(),
+                saved.round(),
+                saved.iteration(),
+                saved.seed(),
+                saved.positions(),
+                saved.layout(),
+                saved.weights()));
     try (SparkNetTrainer c = new SparkNetTrainer(sc, cfg)) {
       assertEquals(2, c.round());
       c.setTrainingData(rdd(parts));
@@ -426,7 +428,12 @@ class SparkNetTrainerIT {
       a.train(1);
       continued = a.getWeights();
     }
-    assertTrue(Files.readString(dir.resolve("model/solver.prototxt")).contains("momentum=0.9"));
+    // A model directory like the Spark ML stages' (definition and the engine's weights file), with
+    // the trainer's state beside them.
+    assertTrue(
+        Files.readString(dir.resolve("model/definition/solver.prototxt")).contains("momentum=0.9"));
+    assertTrue(Files.isRegularFile(dir.resolve("model/weights/weights.bin")));
+    assertTrue(Files.isRegularFile(dir.resolve("model/state/LATEST")));
     try (SparkNetTrainer b =
         new SparkNetTrainer(sc, config(def, 3, 2).optDeterministic(true).build())) {
       b.restore(model);
@@ -641,10 +648,10 @@ class SparkNetTrainerIT {
     t.setValidationData(rdd(List.of(train.subList(0, 50))));
     t.trainRound();
     t.test();
-    assertEquals(3, ExecutorNets.count(t.id()), "two workers and one test net");
+    assertEquals(3, WorkerRegistry.count(t.id()), "two workers and one test net");
     t.close();
     t.close();
-    assertEquals(0, ExecutorNets.count(t.id()));
+    assertEquals(0, WorkerRegistry.count(t.id()));
     assertEquals(liveBefore, SoftmaxNet.live());
     assertThrows(IllegalStateException.class, t::trainRound);
   }

@@ -15,7 +15,7 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.util.LongAccumulator;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
-import org.sparknet.api.internal.RowConversion;
+import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.apps.data.CifarDataset;
 import org.sparknet.apps.data.CifarFile;
 import org.sparknet.apps.data.DataFormat;
@@ -282,7 +282,7 @@ final class DataInput {
           label = "__sparknet_no_label";
           df = df.withColumn(label, functions.lit(-1));
         }
-        JavaRDD<Example> rdd = RowConversion.examples(df, o.featuresCol, label);
+        JavaRDD<Example> rdd = FeatureColumns.examples(df, o.featuresCol, label);
         if (l.scale() != 1f) {
           float s = l.scale();
           rdd =

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.apps.predict.BatchInference;
 import picocli.CommandLine.Command;
@@ -60,8 +61,8 @@ public final class PredictCommand implements Callable<Integer> {
       names = "--blob",
       paramLabel = "NAME",
       description =
-          "Blob to output (default: the Softmax top, else the scores the Accuracy or loss layer"
-              + " reads, else the last layer's top).")
+          "Blob to output (default: the net's class scores, as the Spark ML classifier reads"
+              + " them).")
   String blob;
 
   @Mixin SparkOptions sparkOptions = new SparkOptions();
@@ -81,11 +82,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = loading.def();
-    String b =
-        blob != null
-            ? blob
-            : BatchInference.defaultBlob(
-                def.netText() != null ? def.netText() : def.solverText(), "the net definition");
+    String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);
     WeightCollection w = NetOptions.loadWeights(def, weights);
     SparkSession spark = sparkOptions.session("SparkNet predict");
     long written;

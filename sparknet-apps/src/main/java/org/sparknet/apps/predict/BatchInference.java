@@ -1,9 +1,8 @@
 package org.sparknet.apps.predict;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -13,31 +12,26 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
-import org.sparknet.caffe.CaffeNet;
-import org.sparknet.caffe.internal.TextFormat;
-import org.sparknet.ndarray.NDArray;
-import org.sparknet.ndarray.Shape;
+import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.predict.BatchPredictor;
+import org.sparknet.api.predict.ExampleBatches;
+import org.sparknet.api.predict.FeatureReader;
+import org.sparknet.api.predict.Prediction;
 import scala.Tuple2;
 
 /**
- * Batch inference over a dataset on the executors: each partition (read on its executor by the data
- * loader) builds the net once (without the dry run, which the driver already did), loads the
- * broadcast weights and runs the TEST-phase net forward in batches of its input batch size (a last,
- * partial batch is padded with copies of its last example, whose outputs are dropped).
- *
- * <p>Rows: {@code index} (example number, long), {@code label} (int, null without labels), {@code
- * prediction} (argmax of the blob, int) and the blob itself ({@code array<float>}, one example's
- * values).
+ * The rows of the CLI's {@code predict}: the examples of a data set numbered in RDD order and run
+ * through {@link BatchPredictor} on the executors, one net per partition. Rows: {@code index}
+ * (example number, long), {@code label} (int, null without labels), {@code prediction} (argmax of
+ * the blob, int) and the blob itself ({@code array<float>}, one example's values).
  */
 public final class BatchInference {
-  private static final List<String> SCORE_CONSUMERS =
-      List.of(
-          "Accuracy", "SoftmaxWithLoss", "MultinomialLogisticLoss", "HingeLoss", "InfogainLoss");
-
   private BatchInference() {}
 
   /** The column that holds the blob: its name, unless that clashes with the other columns. */
@@ -46,42 +40,8 @@ public final class BatchInference {
   }
 
   /**
-   * The blob whose argmax is the prediction when none is named: the top of the first Softmax layer,
-   * else the scores that the first Accuracy or classification-loss layer reads (its first bottom),
-   * else the top of the last layer; TRAIN-only layers are skipped.
-   */
-  public static String defaultBlob(String netText, String source) {
-    TextFormat.Message net = TextFormat.parse(netText, source);
-    String lastTop = null;
-    for (TextFormat.Field f : net.all("layer")) {
-      TextFormat.Message layer = f.message();
-      TextFormat.Message include = layer.child("include");
-      if (include != null && "TRAIN".equals(include.value("phase", null))) {
-        continue;
-      }
-      String type = layer.value("type", "");
-      List<String> tops = layer.values("top");
-      List<String> bottoms = layer.values("bottom");
-      if (type.equals("Softmax") && !tops.isEmpty()) {
-        return tops.get(0);
-      }
-      if (SCORE_CONSUMERS.contains(type) && !bottoms.isEmpty()) {
-        return bottoms.get(0);
-      }
-      if (!tops.isEmpty()) {
-        lastTop = tops.get(0);
-      }
-    }
-    if (lastTop == null) {
-      throw new IllegalArgumentException(source + " has no layer with a top; pass --blob NAME");
-    }
-    return lastTop;
-  }
-
-  /**
-   * Predicts every example of {@code data}, numbered in RDD order; {@code labelled} says whether
-   * the examples' labels are real (else the label column is null). The result is lazy: writing it
-   * runs the job.
+   * Predicts every example of {@code data}; {@code labelled} says whether the examples' labels are
+   * real (else the label column is null). Lazy: writing the result runs the job.
    */
   public static Dataset<Row> predict(
       SparkSession spark,
@@ -92,7 +52,6 @@ public final class BatchInference {
       String blob) {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<WeightCollection> bc = sc.broadcast(weights);
-    // Locals only: the closure must not capture a session or this class.
     JavaRDD<Row> rows =
         data.zipWithIndex()
             .mapPartitions(it -> partition(def, bc.value(), it, labelled, blob).iterator());
@@ -105,102 +64,57 @@ public final class BatchInference {
     return spark.createDataFrame(rows, schema);
   }
 
+  /** Reads an indexed example; a size mismatch names the example and what to fix. */
+  private record IndexedExamples(boolean labelled) implements FeatureReader<Tuple2<Example, Long>> {
+    @Override
+    public void read(Tuple2<Example, Long> item, float[] dest, int offset, int size) {
+      float[] f = item._1().features();
+      if (f.length != size) {
+        throw new IllegalArgumentException(
+            "The net's input blob expects "
+                + size
+                + " floats per example but example "
+                + item._2()
+                + " has "
+                + f.length
+                + "; fix --sample-shape, the image size or the net's input shape");
+      }
+      System.arraycopy(f, 0, dest, offset, size);
+    }
+
+    @Override
+    public float label(Tuple2<Example, Long> item) {
+      return labelled ? item._1().label() : 0f;
+    }
+  }
+
   private static List<Row> partition(
       NetDefinition def,
       WeightCollection weights,
       Iterator<Tuple2<Example, Long>> examples,
       boolean labelled,
       String blob) {
-    List<Row> out = new ArrayList<>();
     if (!examples.hasNext()) {
+      return List.of();
+    }
+    try (Net net = NetProvider.build(def)) {
+      net.setWeights(weights);
+      // Nets whose features blob is not called "data" get their first input.
+      Set<String> inputs = net.inputShapes(Phase.TEST).keySet();
+      String data = inputs.contains("data") ? "data" : inputs.iterator().next();
+      InputBlobs blobs = new InputBlobs(data, "label", "cont");
+      Iterator<Prediction<Tuple2<Example, Long>>> it =
+          new BatchPredictor(net, blobs)
+              .predict(new ExampleBatches<>(examples, new IndexedExamples(labelled), blobs), blob);
+      List<Row> out = new java.util.ArrayList<>();
+      while (it.hasNext()) {
+        Prediction<Tuple2<Example, Long>> p = it.next();
+        Example e = p.item()._1();
+        out.add(
+            RowFactory.create(
+                p.item()._2(), labelled ? (int) e.label() : null, p.argmax(), p.values()));
+      }
       return out;
     }
-    try (CaffeNet net = CaffeNet.create(def, false)) {
-      net.setWeights(weights);
-      Map<String, Shape> inputs = net.inputShapes(Phase.TEST);
-      String dataBlob = inputs.containsKey("data") ? "data" : inputs.keySet().iterator().next();
-      Shape in = inputs.get(dataBlob);
-      int batch = in.dim(0);
-      int size = (int) (in.size() / batch);
-      float[] features = new float[batch * size];
-      float[] labelBuffer = new float[batch];
-      long[] index = new long[batch];
-      float[] labels = new float[batch];
-      while (examples.hasNext()) {
-        int fresh = 0;
-        while (fresh < batch && examples.hasNext()) {
-          Tuple2<Example, Long> t = examples.next();
-          float[] f = t._1().features();
-          if (f.length != size) {
-            throw new IllegalArgumentException(
-                "Blob '"
-                    + dataBlob
-                    + "' of shape "
-                    + in
-                    + " expects "
-                    + size
-                    + " floats per example but example "
-                    + t._2()
-                    + " has "
-                    + f.length
-                    + "; fix --sample-shape, the image size or the net's input shape");
-          }
-          System.arraycopy(f, 0, features, fresh * size, size);
-          labels[fresh] = t._1().label();
-          index[fresh] = t._2();
-          fresh++;
-        }
-        // pad a last, partial batch with copies of its last example; their outputs are dropped
-        for (int r = fresh; r < batch; r++) {
-          System.arraycopy(features, (fresh - 1) * size, features, r * size, size);
-          labels[r] = labels[fresh - 1];
-        }
-        for (int r = 0; r < batch; r++) {
-          labelBuffer[r] = labelled ? labels[r] : 0;
-        }
-        Map<String, NDArray> result =
-            net.forward(
-                blobs -> {
-                  blobs.get(dataBlob).copyFrom(features);
-                  for (Map.Entry<String, NDArray> e : blobs.entrySet()) {
-                    if (!e.getKey().equals(dataBlob) && e.getValue().size() == batch) {
-                      e.getValue().copyFrom(labelBuffer);
-                    }
-                  }
-                },
-                List.of(blob));
-        float[] values;
-        try (NDArray a = result.get(blob)) {
-          values = a.toArray();
-        }
-        if (values.length % batch != 0) {
-          throw new IllegalArgumentException(
-              "Blob '"
-                  + blob
-                  + "' has "
-                  + values.length
-                  + " values, not a multiple of the batch "
-                  + batch
-                  + "; choose a blob with one row per example (--blob)");
-        }
-        int per = values.length / batch;
-        for (int r = 0; r < fresh; r++) {
-          float[] row = new float[per];
-          System.arraycopy(values, r * per, row, 0, per);
-          out.add(RowFactory.create(index[r], labelled ? (int) labels[r] : null, argmax(row), row));
-        }
-      }
-    }
-    return out;
-  }
-
-  private static int argmax(float[] v) {
-    int best = 0;
-    for (int i = 1; i < v.length; i++) {
-      if (v[i] > v[best]) {
-        best = i;
-      }
-    }
-    return best;
   }
 }

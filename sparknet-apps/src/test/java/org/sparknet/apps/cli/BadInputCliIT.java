@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.api.internal.WeightLayout;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
@@ -108,15 +109,16 @@ class BadInputCliIT {
     // A checkpoint written for another net (real format, foreign fingerprint).
     Path foreign = tmp.resolve("foreign-checkpoint");
     float[] w = {1, 2, 3};
-    new Checkpoint(
-            "caffe:0123456789abcdef01234567",
-            3,
-            30,
-            42,
-            new long[] {10, 10},
-            WeightLayout.of(List.of("fc"), List.of(List.of(org.sparknet.ndarray.Shape.of(3)))),
-            w)
-        .write(foreign.toUri().toString(), new Configuration());
+    new CheckpointDir(foreign.toUri().toString(), new Configuration())
+        .write(
+            new Checkpoint(
+                "caffe:0123456789abcdef01234567",
+                3,
+                30,
+                42,
+                new long[] {10, 10},
+                WeightLayout.of(List.of("fc"), List.of(List.of(org.sparknet.ndarray.Shape.of(3)))),
+                w));
     // A .caffemodel of another net: LeNet with 10 instead of 20 conv1 filters.
     Path otherDir = tmp.resolve("other");
     Path otherSolver = CliFixtures.caffeLeNet(otherDir);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
 import org.sparknet.caffe.CaffeNet;
@@ -78,7 +79,7 @@ class DivergenceIT {
     assertTrue(err.contains("non-finite"), err);
     assertFalse(Files.exists(tmp.resolve("out/final.caffemodel")), "no model from a diverged run");
 
-    Checkpoint c = Checkpoint.readLatest(ckpt.toUri().toString(), new Configuration());
+    Checkpoint c = new CheckpointDir(ckpt.toUri().toString(), new Configuration()).readLatest();
     assertNotNull(c);
     assertEquals(2, c.round());
     for (float w : c.weights()) {

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.apps.testing.CliFixtures;
 
 /**
@@ -313,7 +314,7 @@ class ClusterFaultsIT {
   }
 
   private static Checkpoint latest(Path dir) throws IOException {
-    Checkpoint c = Checkpoint.readLatest(dir.toUri().toString(), new Configuration());
+    Checkpoint c = new CheckpointDir(dir.toUri().toString(), new Configuration()).readLatest();
     assertTrue(c != null, "no checkpoint in " + dir);
     return c;
   }

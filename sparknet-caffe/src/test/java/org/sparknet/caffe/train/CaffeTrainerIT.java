@@ -23,6 +23,7 @@ import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.caffe.CaffeNet;
@@ -240,7 +241,7 @@ class CaffeTrainerIT {
       b.setTrainingData(rdd(parts));
       b.train(2); // stop after round 2
     }
-    Checkpoint saved = Checkpoint.readLatest(ckpt, sc.hadoopConfiguration());
+    Checkpoint saved = new CheckpointDir(ckpt, sc.hadoopConfiguration()).readLatest();
     assertEquals(2, saved.round());
     assertEquals(2, saved.solverStates().length);
     for (int p = 0; p < 2; p++) {
@@ -259,15 +260,16 @@ class CaffeTrainerIT {
     }
     // Contrast: the same checkpoint without the solver states loses momentum and schedule.
     String bare = dir.resolve("bare").toUri().toString();
-    new Checkpoint(
-            saved.fingerprint(),
-            saved.round(),
-            saved.iteration(),
-            saved.seed(),
-            saved.positions(),
-            saved.layout(),
-            saved.weights())
-        .write(bare, sc.hadoopConfiguration());
+    new CheckpointDir(bare, sc.hadoopConfiguration())
+        .write(
+            new Checkpoint(
+                saved.fingerprint(),
+                saved.round(),
+                saved.iteration(),
+                saved.seed(),
+                saved.positions(),
+                saved.layout(),
+                saved.weights()));
     try (SparkNetTrainer d =
         new SparkNetTrainer(
             sc, config(def, 3, 2).optDeterministic(true).optCheckpointDir(bare).build())) {

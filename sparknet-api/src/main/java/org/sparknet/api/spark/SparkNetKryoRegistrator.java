@@ -1,4 +1,4 @@
-package org.sparknet.api.internal;
+package org.sparknet.api.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.internal.TrainerKryoClasses;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 import org.sparknet.ndarray.kryo.NDArraySerializer;

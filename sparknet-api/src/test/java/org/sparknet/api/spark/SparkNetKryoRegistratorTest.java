@@ -1,4 +1,4 @@
-package org.sparknet.api.internal;
+package org.sparknet.api.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,6 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.internal.PartitionResult;
+import org.sparknet.api.internal.RoundTotals;
+import org.sparknet.api.internal.WeightLayout;
+import org.sparknet.api.internal.WorkerReport;
+import org.sparknet.api.internal.WorkerTasks;
+import org.sparknet.api.predict.OutputSums;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 import org.sparknet.ndarray.Storage;
@@ -101,10 +107,10 @@ class SparkNetKryoRegistratorTest {
     assertTrue(
         java.util.Arrays.equals( // NaN included
             layout.flatten(st.history()), layout.flatten(back[0].history())));
-    WorkerRound.StateResult none =
+    WorkerTasks.StateResult none =
         ser.deserialize(
-            ser.serialize(new WorkerRound.StateResult(3, null), tag(WorkerRound.StateResult.class)),
-            tag(WorkerRound.StateResult.class));
+            ser.serialize(new WorkerTasks.StateResult(3, null), tag(WorkerTasks.StateResult.class)),
+            tag(WorkerTasks.StateResult.class));
     assertEquals(3, none.partition());
     assertNull(none.state());
   }
@@ -145,6 +151,40 @@ class SparkNetKryoRegistratorTest {
         NDAssert.assertAllClose(new float[] {2, 4, 6}, back, Tolerance.EXACT);
       }
     }
+  }
+
+  @Test
+  void roundResultsTotalsAndTestSumsRoundTrip() {
+    SerializerInstance ser = kryo();
+    float[] w = {1f, Float.NaN, -3.5f};
+    WorkerReport report =
+        new WorkerReport(2, 128, 50, 17.25, new WorkerReport.WorkerTimings(3, 900, 4), true, null);
+    PartitionResult r = new PartitionResult(report, w, 128);
+    PartitionResult back =
+        ser.deserialize(ser.serialize(r, tag(PartitionResult.class)), tag(PartitionResult.class));
+    assertEquals(report, back.report());
+    assertTrue(java.util.Arrays.equals(w, back.values()));
+    assertEquals(128.0, back.weight());
+    PartitionResult idle =
+        ser.deserialize(
+            ser.serialize(PartitionResult.idle(5), tag(PartitionResult.class)),
+            tag(PartitionResult.class));
+    assertEquals(PartitionResult.idle(5).report(), idle.report());
+    assertNull(idle.values());
+
+    float[] x = {2f, 4f, 8f};
+    RoundTotals totals = new RoundTotals().add(new PartitionResult(report, x, 128));
+    RoundTotals totalsBack =
+        ser.deserialize(ser.serialize(totals, tag(RoundTotals.class)), tag(RoundTotals.class));
+    NDAssert.assertAllClose(x, totalsBack.sum().mean(), Tolerance.EXACT);
+    assertEquals(List.of(2), totalsBack.restartedPartitions());
+    assertEquals(128, totalsBack.examplesOf(2));
+
+    OutputSums sums = new OutputSums().addBatch(java.util.Map.of("accuracy", 0.5f), 10);
+    OutputSums sumsBack =
+        ser.deserialize(ser.serialize(sums, tag(OutputSums.class)), tag(OutputSums.class));
+    assertEquals(sums.sums(), sumsBack.sums());
+    assertEquals(10, sumsBack.examples());
   }
 
   /** Proves the configuration is strict: an unregistered class is refused. */

@@ -1,4 +1,4 @@
-package org.sparknet.api.internal;
+package org.sparknet.api;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.ndarray.Shape;
 
@@ -18,11 +17,11 @@ import org.sparknet.ndarray.Shape;
  * layer its name (modified UTF-8), the number of arrays and each array's rank, dimensions and
  * big-endian floats. Used by engines that have no weights file format of their own.
  */
-public final class WeightsFormat {
+public final class WeightsFile {
   private static final int MAGIC = 0x534e5743; // "SNWC"
   private static final int VERSION = 1;
 
-  private WeightsFormat() {}
+  private WeightsFile() {}
 
   public static byte[] encode(WeightCollection weights) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

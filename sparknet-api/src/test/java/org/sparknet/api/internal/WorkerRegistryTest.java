@@ -1,6 +1,7 @@
 package org.sparknet.api.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,7 @@ import org.sparknet.api.testnet.SoftmaxNet;
  * aborted stage): once the trainer's nets are released, such a task gets no new net, so nothing is
  * built that nobody would close.
  */
-class ExecutorNetsTest {
+class WorkerRegistryTest {
   private static final NetDefinition DEF =
       new NetDefinition(
           "java-softmax", "features=4\nclasses=2\nbatch=2\nlr=0.1", null, null, 1L, "cpu");
@@ -24,24 +25,29 @@ class ExecutorNetsTest {
   void aReleasedTrainerGetsNoNewNet() {
     int live = SoftmaxNet.live();
     String trainer = UUID.randomUUID().toString();
-    ExecutorNets.Slot slot = ExecutorNets.get(trainer, ExecutorNets.Role.TRAIN, 0, DEF, null);
-    assertNotNull(slot);
+    WorkerRegistry.Acquired a =
+        WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1);
+    assertNotNull(a.worker());
+    assertTrue(a.builtNow());
+    assertFalse(
+        WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1).builtNow(),
+        "the second task finds the net the first one built");
     assertEquals(live + 1, SoftmaxNet.live());
-    assertEquals(1, ExecutorNets.release(trainer));
+    assertEquals(1, WorkerRegistry.release(trainer));
     assertEquals(live, SoftmaxNet.live(), "release closed the net");
 
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> ExecutorNets.get(trainer, ExecutorNets.Role.TRAIN, 1, DEF, null));
+            () -> WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1));
     assertTrue(e.getMessage().contains("was closed"), e.getMessage());
     assertEquals(live, SoftmaxNet.live(), "no net was built for the straggler");
-    assertEquals(0, ExecutorNets.count(trainer));
+    assertEquals(0, WorkerRegistry.count(trainer));
 
     // another trainer is not affected
     String other = UUID.randomUUID().toString();
-    ExecutorNets.get(other, ExecutorNets.Role.TEST, 0, DEF, null);
-    assertEquals(1, ExecutorNets.release(other));
+    WorkerRegistry.acquire(other, WorkerRegistry.Role.TEST, 0, DEF, 1);
+    assertEquals(1, WorkerRegistry.release(other));
     assertEquals(live, SoftmaxNet.live());
   }
 }

@@ -1,4 +1,4 @@
-package org.sparknet.api.train;
+package org.sparknet.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.sparknet.api.BatchFeeder;
-import org.sparknet.api.Net;
-import org.sparknet.api.NetDefinition;
-import org.sparknet.api.NetProvider;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.ndarray.NDArray;
 

@@ -1,4 +1,4 @@
-package org.sparknet.api.train;
+package org.sparknet.api;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,13 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.sparknet.api.BatchFeeder;
-import org.sparknet.api.Net;
-import org.sparknet.api.NetDefinition;
-import org.sparknet.api.NetProvider;
-import org.sparknet.api.Phase;
-import org.sparknet.api.SolverState;
-import org.sparknet.api.WeightCollection;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 
@@ -23,7 +16,7 @@ import org.sparknet.ndarray.Shape;
  * A group of {@code k} solvers of one definition that step together on {@code k} threads and
  * average their weights after every step: the hybrid mode of ShmCaffe-H and SINGA's worker groups,
  * where one executor with several cores (or GPUs) is one group and groups average every tau steps
- * across executors ({@link TrainerConfig.Builder#optGroupSize}).
+ * across executors ({@code TrainerConfig.Builder.optGroupSize}).
  *
  * <p>Each step, member {@code i} takes the {@code i}-th of {@code k} consecutive batches from the
  * feeder (the feeder is called in member order, so the batches a step sees do not depend on thread
@@ -206,7 +199,7 @@ public final class SolverGroup implements Net {
    */
   private void averageWeights() {
     if (!meanThroughViews(0, new ArrayList<>())) {
-      WeightCollection mean = WeightCollection.mean(weightsOfAll());
+      WeightCollection mean = Averager.mean(weightsOfAll());
       for (Net m : members) {
         m.setWeights(mean);
       }
@@ -216,7 +209,7 @@ public final class SolverGroup implements Net {
   /** Opens member {@code i}'s views inside those of members 0..i-1; averages at the innermost. */
   private boolean meanThroughViews(int i, List<List<NDArray>> held) {
     if (i == members.size()) {
-      meanInPlace(held);
+      Averager.meanInPlace(held);
       return true;
     }
     boolean[] done = {false};
@@ -230,22 +223,6 @@ public final class SolverGroup implements Net {
                   held.remove(held.size() - 1);
                 });
     return lent && done[0];
-  }
-
-  /** Member 0's arrays become the mean (sum, then one scaling), copied to the others. */
-  private static void meanInPlace(List<List<NDArray>> nets) {
-    List<NDArray> first = nets.get(0);
-    float inverse = 1f / nets.size();
-    for (int a = 0; a < first.size(); a++) {
-      NDArray acc = first.get(a);
-      for (int i = 1; i < nets.size(); i++) {
-        acc.add(nets.get(i).get(a));
-      }
-      acc.scale(inverse);
-      for (int i = 1; i < nets.size(); i++) {
-        nets.get(i).get(a).copyFrom(acc);
-      }
-    }
   }
 
   private List<WeightCollection> weightsOfAll() {
@@ -307,7 +284,7 @@ public final class SolverGroup implements Net {
       histories.add(s.history());
     }
     WeightCollection history =
-        histories.get(0).numLayers() == 0 ? histories.get(0) : WeightCollection.mean(histories);
+        histories.get(0).numLayers() == 0 ? histories.get(0) : Averager.mean(histories);
     return new SolverState(iteration, history);
   }
 

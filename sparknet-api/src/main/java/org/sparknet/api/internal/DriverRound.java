@@ -1,0 +1,118 @@
+package org.sparknet.api.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.sparknet.api.SolverState;
+import org.sparknet.api.data.DataShard;
+
+/**
+ * Drives a training round from the driver: broadcasts the weights once, runs one task per partition
+ * ({@link WorkerTasks#train}), and combines what comes back into {@link RoundTotals}. The next
+ * weights are then {@link #combine}d from the totals: the example-weighted mean of the workers'
+ * weights, or for elastic averaging the centre moved by {@code alpha} times the sum of the workers'
+ * offsets.
+ *
+ * <p>One RDD serves every round of a training set. Spark serialises a job's function when the job
+ * is submitted, so each round's tasks carry the {@link RoundOrders} that {@link #run} puts into the
+ * function's {@link OrdersSlot} just before it submits the job, and clears when the job (retries
+ * included) is over. Building a new RDD each round instead would put a closure cleaning and a
+ * call-site capture on the driver's critical path.
+ */
+public final class DriverRound {
+  private final JavaSparkContext sc;
+  private final WorkerPlan plan;
+  private final BroadcastReleaser releaser;
+  private final OrdersSlot slot;
+  private final JavaRDD<PartitionResult> rounds;
+
+  /** The rounds over {@code data}; build a new one when the training data changes. */
+  public DriverRound(
+      JavaSparkContext sc, WorkerPlan plan, PackedData data, BroadcastReleaser releaser) {
+    this.sc = sc;
+    this.plan = plan;
+    this.releaser = releaser;
+    this.slot = new OrdersSlot(plan);
+    OrdersSlot s = slot;
+    this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
+  }
+
+  /**
+   * What a round starts from.
+   *
+   * @param solverStates null, except in the first round after a resume with solver states
+   * @param sumOnDriver bring every result to the driver and sum in partition order (reproducible,
+   *     one stage); else {@code treeAggregate} on the executors
+   */
+  public record Start(
+      int round,
+      float[] weights,
+      long[] positions,
+      long weightsToken,
+      SolverState[] solverStates,
+      boolean sumOnDriver) {}
+
+  /** The round's combined results and the driver's share of its time. */
+  public record Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {}
+
+  /** Runs the round's job; the broadcasts are released (asynchronously) when it is over. */
+  public Outcome run(Start start) {
+    long t0 = System.nanoTime();
+    Broadcast<float[]> weights = sc.broadcast(start.weights());
+    long broadcastNanos = System.nanoTime() - t0;
+    Broadcast<SolverState[]> states =
+        start.solverStates() == null ? null : sc.broadcast(start.solverStates());
+    slot.orders =
+        new RoundOrders(start.round(), weights, start.positions(), start.weightsToken(), states);
+    try {
+      if (start.sumOnDriver()) {
+        List<PartitionResult> list = new ArrayList<>(rounds.collect());
+        long c0 = System.nanoTime();
+        list.sort(Comparator.comparingInt(PartitionResult::partition));
+        RoundTotals totals = new RoundTotals();
+        list.forEach(totals::add);
+        return new Outcome(totals, broadcastNanos, System.nanoTime() - c0);
+      }
+      RoundTotals totals =
+          rounds.treeAggregate(new RoundTotals(), RoundTotals::add, RoundTotals::merge, 2);
+      return new Outcome(totals, broadcastNanos, 0);
+    } catch (Exception e) {
+      throw TaskFailures.unwrap(e);
+    } finally {
+      slot.orders = null;
+      releaser.release(weights);
+      releaser.release(states);
+    }
+  }
+
+  /**
+   * The next weights from a round's totals: the weighted mean, or (elastic) {@code centre + alpha *
+   * sum of offsets}.
+   */
+  public float[] combine(RoundTotals totals, float[] centre) {
+    return plan.elastic() ? totals.sum().offset(centre, plan.alpha()) : totals.sum().mean();
+  }
+
+  /** The function every round's tasks run, holding the orders of the round being submitted. */
+  private static final class OrdersSlot implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final WorkerPlan plan;
+    private RoundOrders orders;
+
+    OrdersSlot(WorkerPlan plan) {
+      this.plan = plan;
+    }
+
+    Iterator<PartitionResult> train(int partition, Iterator<DataShard> shards) {
+      if (orders == null) {
+        throw new IllegalStateException("A SparkNet round ran without its orders (a stale job?)");
+      }
+      return WorkerTasks.train(plan, orders, partition, shards);
+    }
+  }
+}

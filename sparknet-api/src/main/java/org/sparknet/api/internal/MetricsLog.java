@@ -1,0 +1,113 @@
+package org.sparknet.api.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The metrics file of a training run on any Hadoop file system: one JSON object per round, one per
+ * line. A run starts the file anew, so runs never mix; a run resumed from a checkpoint of round r
+ * keeps the lines of rounds 1..r that the file already holds. Each line is flushed as it is written
+ * (visible at once on HDFS and local disks; on object stores, when the trainer closes).
+ */
+public final class MetricsLog implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path path;
+  private final FileSystem fs;
+  private FSDataOutputStream out;
+
+  public MetricsLog(String uri, Configuration conf) {
+    this.path = new Path(uri);
+    try {
+      FileSystem f = path.getFileSystem(conf);
+      // The checksummed local file system holds back a line until a checksum chunk fills up.
+      this.fs = f instanceof LocalFileSystem local ? local.getRaw() : f;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot open the metrics file " + uri + ": " + e, e);
+    }
+  }
+
+  /** Starts the file: empty, or with the existing lines of rounds up to {@code resumedRound}. */
+  public void start(int resumedRound) {
+    try {
+      List<String> kept = resumedRound > 0 ? linesUpTo(resumedRound) : List.of();
+      if (path.getParent() != null) {
+        fs.mkdirs(path.getParent());
+      }
+      out = fs.create(path, true);
+      for (String line : kept) {
+        writeLine(line);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the metrics file " + path, e);
+    }
+  }
+
+  private List<String> linesUpTo(int round) throws IOException {
+    List<String> kept = new ArrayList<>();
+    if (!fs.exists(path)) {
+      return kept;
+    }
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(fs.open(path), StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        JsonNode n = parse(line);
+        if (n != null && n.path("round").asInt(Integer.MAX_VALUE) <= round) {
+          kept.add(line);
+        }
+      }
+    }
+    return kept;
+  }
+
+  private static JsonNode parse(String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (IOException e) {
+      return null; // a line cut short by a crash
+    }
+  }
+
+  /** Appends one line (a JSON object without newline) and flushes it. */
+  public void append(String jsonLine) {
+    if (out == null) {
+      start(0);
+    }
+    try {
+      writeLine(jsonLine);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot append to the metrics file " + path, e);
+    }
+  }
+
+  private void writeLine(String line) throws IOException {
+    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    out.hflush();
+  }
+
+  @Override
+  public void close() {
+    if (out == null) {
+      return;
+    }
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot close the metrics file " + path, e);
+    } finally {
+      out = null;
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package org.sparknet.api.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.sparknet.api.Averager;
+
+/**
+ * A round's partition results combined: the weighted sum of their values ({@link Averager.Sum}),
+ * example and loss totals, the slowest worker's timings, each partition's examples and solver
+ * restarts, and the first divergence by partition. Partial totals merge, so that {@code
+ * treeAggregate} can combine them on the executors.
+ */
+public final class RoundTotals implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final Averager.Sum sum = new Averager.Sum();
+  private long examples;
+  private double lossSum;
+  private long maxSteps;
+  private long maxSetupMillis;
+  private long maxComputeMillis;
+  private long maxExtractMillis;
+  private int divergedPartition = -1;
+  private String divergence;
+  private long[] examplesByPartition = new long[0];
+  private int[] restartsByPartition = new int[0];
+
+  /** Adds one partition's result; returns this. */
+  public RoundTotals add(PartitionResult r) {
+    WorkerReport w = r.report();
+    maxSetupMillis = Math.max(maxSetupMillis, w.timings().setupMillis());
+    maxComputeMillis = Math.max(maxComputeMillis, w.timings().computeMillis());
+    maxExtractMillis = Math.max(maxExtractMillis, w.timings().extractMillis());
+    if (w.solverRestarted()) {
+      restartsByPartition = grown(restartsByPartition, w.partition() + 1);
+      restartsByPartition[w.partition()]++;
+    }
+    if (w.divergence() != null) {
+      noteDivergence(w.partition(), w.divergence());
+      return this;
+    }
+    if (w.examples() == 0 || r.values() == null) {
+      return this;
+    }
+    sum.add(r.values(), r.weight());
+    examples += w.examples();
+    examplesByPartition = grown(examplesByPartition, w.partition() + 1);
+    examplesByPartition[w.partition()] += w.examples();
+    lossSum += w.lossSum();
+    maxSteps = Math.max(maxSteps, w.steps());
+    return this;
+  }
+
+  /** Adds another partial total; returns this. */
+  public RoundTotals merge(RoundTotals o) {
+    maxSetupMillis = Math.max(maxSetupMillis, o.maxSetupMillis);
+    maxComputeMillis = Math.max(maxComputeMillis, o.maxComputeMillis);
+    maxExtractMillis = Math.max(maxExtractMillis, o.maxExtractMillis);
+    restartsByPartition = grown(restartsByPartition, o.restartsByPartition.length);
+    for (int p = 0; p < o.restartsByPartition.length; p++) {
+      restartsByPartition[p] += o.restartsByPartition[p];
+    }
+    if (o.divergence != null) {
+      noteDivergence(o.divergedPartition, o.divergence);
+    }
+    sum.merge(o.sum);
+    examples += o.examples;
+    examplesByPartition = grown(examplesByPartition, o.examplesByPartition.length);
+    for (int p = 0; p < o.examplesByPartition.length; p++) {
+      examplesByPartition[p] += o.examplesByPartition[p];
+    }
+    lossSum += o.lossSum;
+    maxSteps = Math.max(maxSteps, o.maxSteps);
+    return this;
+  }
+
+  private static long[] grown(long[] a, int n) {
+    return a.length >= n ? a : Arrays.copyOf(a, n);
+  }
+
+  private static int[] grown(int[] a, int n) {
+    return a.length >= n ? a : Arrays.copyOf(a, n);
+  }
+
+  private void noteDivergence(int partition, String what) {
+    if (divergence == null || partition < divergedPartition) {
+      divergedPartition = partition;
+      divergence = what;
+    }
+  }
+
+  /** The weighted sum of the values sent. */
+  public Averager.Sum sum() {
+    return sum;
+  }
+
+  /** Examples fed by partition {@code p} (0 when it sent nothing). */
+  public long examplesOf(int p) {
+    return p < examplesByPartition.length ? examplesByPartition[p] : 0;
+  }
+
+  /** Partitions whose solver started over in this round. */
+  public List<Integer> restartedPartitions() {
+    List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < restartsByPartition.length; p++) {
+      if (restartsByPartition[p] > 0) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  public long examples() {
+    return examples;
+  }
+
+  public double lossSum() {
+    return lossSum;
+  }
+
+  public long maxSteps() {
+    return maxSteps;
+  }
+
+  public long maxSetupMillis() {
+    return maxSetupMillis;
+  }
+
+  public long maxComputeMillis() {
+    return maxComputeMillis;
+  }
+
+  public long maxExtractMillis() {
+    return maxExtractMillis;
+  }
+
+  /** The lowest partition that diverged, or -1. */
+  public int divergedPartition() {
+    return divergedPartition;
+  }
+
+  /** What went non-finite in {@link #divergedPartition()}, or null. */
+  public String divergence() {
+    return divergence;
+  }
+}

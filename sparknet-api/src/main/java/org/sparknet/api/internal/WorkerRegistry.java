@@ -1,0 +1,138 @@
+package org.sparknet.api.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.sparknet.api.Net;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
+import org.sparknet.api.SolverGroup;
+
+/**
+ * The workers that live in this JVM (an executor, or the driver in local mode) across rounds: one
+ * per (trainer, role, partition), built lazily by the first task that needs it and kept until the
+ * trainer releases it. Native state never crosses the wire.
+ */
+public final class WorkerRegistry {
+  private WorkerRegistry() {}
+
+  /** What a worker's net is for: training, or testing the trainer's weights on validation data. */
+  public enum Role {
+    TRAIN,
+    TEST
+  }
+
+  private record Key(String trainerId, Role role, int partition) {}
+
+  /** A worker and whether it was built for the task that asked for it. */
+  record Acquired(Worker worker, boolean builtNow) {}
+
+  private static final Map<Key, Worker> WORKERS = new ConcurrentHashMap<>();
+
+  /**
+   * Trainers released in this JVM. A task of a failed or cancelled round can still be running when
+   * its trainer is closed (Spark does not interrupt the other tasks of an aborted stage): it must
+   * not build a net that nobody would close.
+   */
+  private static final Set<String> RELEASED = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Builds hold the read lock; a release takes the write lock, so it waits for builds under way.
+   */
+  private static final ReentrantReadWriteLock BUILDS = new ReentrantReadWriteLock();
+
+  /**
+   * The worker of {@code (trainerId, role, partition)}, built from {@code definition} (a {@link
+   * SolverGroup} of {@code groupSize} solvers when that is above 1) if this JVM has none yet.
+   *
+   * @throws IllegalStateException when the trainer was released in this JVM
+   */
+  static Acquired acquire(
+      String trainerId, Role role, int partition, NetDefinition definition, int groupSize) {
+    Key key = new Key(trainerId, role, partition);
+    Worker w = WORKERS.get(key);
+    if (w != null) {
+      return new Acquired(w, false);
+    }
+    BUILDS.readLock().lock();
+    try {
+      if (RELEASED.contains(trainerId)) {
+        throw new IllegalStateException(
+            "SparkNet trainer "
+                + trainerId
+                + " was closed: no net is built for this task (partition "
+                + partition
+                + ", a straggler of a failed or cancelled round)");
+      }
+      boolean[] built = {false};
+      Worker got =
+          WORKERS.computeIfAbsent(
+              key,
+              k -> {
+                built[0] = true;
+                return new Worker(build(definition, groupSize));
+              });
+      return new Acquired(got, built[0]);
+    } finally {
+      BUILDS.readLock().unlock();
+    }
+  }
+
+  private static Net build(NetDefinition definition, int groupSize) {
+    return groupSize > 1 ? SolverGroup.build(definition, groupSize) : NetProvider.build(definition);
+  }
+
+  /** The worker of {@code (trainerId, role, partition)} if this JVM holds one, else null. */
+  static Worker find(String trainerId, Role role, int partition) {
+    return WORKERS.get(new Key(trainerId, role, partition));
+  }
+
+  /** Closes and forgets every worker of {@code trainerId} in this JVM; returns how many. */
+  public static int release(String trainerId) {
+    BUILDS.writeLock().lock();
+    try {
+      RELEASED.add(trainerId); // after the builds under way; none starts from now on
+    } finally {
+      BUILDS.writeLock().unlock();
+    }
+    List<Worker> closing = new ArrayList<>();
+    WORKERS
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (e.getKey().trainerId().equals(trainerId)) {
+                closing.add(e.getValue());
+                return true;
+              }
+              return false;
+            });
+    RuntimeException first = null;
+    for (Worker w : closing) {
+      synchronized (w) {
+        try {
+          w.net().close();
+        } catch (RuntimeException e) {
+          first = first == null ? e : first;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+    return closing.size();
+  }
+
+  /** Workers of {@code trainerId} held in this JVM. */
+  public static int count(String trainerId) {
+    int n = 0;
+    for (Key k : WORKERS.keySet()) {
+      if (k.trainerId().equals(trainerId)) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

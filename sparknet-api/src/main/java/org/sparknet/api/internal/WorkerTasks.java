@@ -1,0 +1,86 @@
+package org.sparknet.api.internal;
+
+import java.io.Serializable;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
+import org.sparknet.api.SolverState;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.predict.BatchPredictor;
+import org.sparknet.api.predict.OutputSums;
+import org.sparknet.api.predict.ShardBatches;
+
+/**
+ * What the trainer's Spark tasks run on the executors, one partition each: a training round, a test
+ * of the current weights, and reading a worker's weights or solver state back.
+ */
+public final class WorkerTasks {
+  private WorkerTasks() {}
+
+  /** One partition's training round (an idle result for a partition without data). */
+  public static Iterator<PartitionResult> train(
+      WorkerPlan plan, RoundOrders orders, int partition, Iterator<DataShard> shards) {
+    DataShard shard = shards.hasNext() ? shards.next() : null;
+    if (shard == null || shard.isEmpty()) {
+      return List.of(PartitionResult.idle(partition)).iterator();
+    }
+    WorkerRegistry.Acquired a =
+        WorkerRegistry.acquire(
+            plan.trainerId(),
+            WorkerRegistry.Role.TRAIN,
+            partition,
+            plan.definitionFor(partition),
+            plan.groupSize());
+    synchronized (a.worker()) {
+      return List.of(a.worker().train(plan, orders, partition, shard, a.builtNow())).iterator();
+    }
+  }
+
+  /**
+   * Tests {@code weights} on one validation partition, the whole shard once in stored order, on
+   * this partition's test net (kept for later tests).
+   */
+  public static Iterator<OutputSums> test(
+      WorkerPlan plan, Broadcast<float[]> weights, int partition, Iterator<DataShard> shards) {
+    DataShard shard = shards.hasNext() ? shards.next() : null;
+    if (shard == null || shard.isEmpty()) {
+      return List.of(new OutputSums()).iterator();
+    }
+    Worker w =
+        WorkerRegistry.acquire(
+                plan.trainerId(), WorkerRegistry.Role.TEST, partition, plan.definition(), 1)
+            .worker();
+    synchronized (w) {
+      FlatWeights.set(w.net(), plan.layout(), weights.value());
+      BatchPredictor predictor = new BatchPredictor(w.net(), plan.blobs());
+      return List.of(predictor.evaluate(new ShardBatches(shard, plan.blobs()))).iterator();
+    }
+  }
+
+  /** The current weights of partition {@code p}'s worker, or an empty array if it has none. */
+  public static Iterator<float[]> weights(String trainerId, WeightLayout layout, int partition) {
+    Worker w = WorkerRegistry.find(trainerId, WorkerRegistry.Role.TRAIN, partition);
+    if (w == null) {
+      return List.of(new float[0]).iterator();
+    }
+    synchronized (w) {
+      return List.of(FlatWeights.get(w.net(), layout)).iterator();
+    }
+  }
+
+  /** One partition's solver state (null when its worker does not exist in this JVM). */
+  public record StateResult(int partition, SolverState state) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The solver state of partition {@code p}'s worker, for a checkpoint. */
+  public static Iterator<StateResult> solverState(String trainerId, int partition) {
+    Worker w = WorkerRegistry.find(trainerId, WorkerRegistry.Role.TRAIN, partition);
+    if (w == null) {
+      return List.of(new StateResult(partition, null)).iterator();
+    }
+    synchronized (w) {
+      return List.of(new StateResult(partition, w.net().getSolverState())).iterator();
+    }
+  }
+}

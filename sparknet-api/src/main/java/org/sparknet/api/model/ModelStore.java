@@ -1,0 +1,136 @@
+package org.sparknet.api.model;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.AccessControlException;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
+import org.sparknet.api.WeightCollection;
+
+/**
+ * Writes and reads models on any Hadoop file system ({@code file:}, {@code hdfs:}, {@code s3a:},
+ * plain paths): a weights file in the engine's own format (a Caffe {@code .caffemodel} that Caffe's
+ * tools read; {@link NetProvider#encodeWeights}), and a model directory:
+ *
+ * <pre>
+ *   DIR/definition/solver.prototxt   the solver text (and net.prototxt when separate): for people
+ *   DIR/definition/net.prototxt      and the engine's own tools
+ *   DIR/weights/&lt;engine file&gt;      the weights, e.g. weights.caffemodel
+ * </pre>
+ *
+ * The Spark ML stages add Spark's {@code metadata/} to such a directory; {@code
+ * SparkNetTrainer.save} adds the trainer's state. A file is written under a temporary name and
+ * renamed, so that a failed write leaves nothing that reads as complete.
+ */
+public final class ModelStore {
+  private final Configuration conf;
+
+  public ModelStore(Configuration hadoopConf) {
+    this.conf = hadoopConf;
+  }
+
+  /**
+   * Writes {@code weights} in the engine's file format to {@code uri}.
+   *
+   * @throws IllegalArgumentException when the file exists and {@code overwrite} is false, or the
+   *     weights do not fit the definition
+   */
+  public void writeWeights(
+      NetDefinition def, WeightCollection weights, String uri, boolean overwrite) {
+    byte[] bytes = NetProvider.forEngine(def.engine()).encodeWeights(def, weights);
+    write(new Path(uri), bytes, overwrite);
+  }
+
+  /**
+   * Reads a weights file written by {@link #writeWeights} (for Caffe, any {@code .caffemodel} of
+   * the net).
+   *
+   * @throws IllegalArgumentException naming the URI when it is missing, unreadable, or not weights
+   *     of this net
+   */
+  public WeightCollection readWeights(NetDefinition def, String uri) {
+    byte[] bytes = read(new Path(uri));
+    return NetProvider.forEngine(def.engine()).decodeWeights(def, bytes, uri);
+  }
+
+  /** Writes a model directory (see the class comment); files already there are replaced. */
+  public void writeModel(String dir, NetDefinition def, WeightCollection weights) {
+    Path root = new Path(dir);
+    NetProvider provider = NetProvider.forEngine(def.engine());
+    byte[] bytes = provider.encodeWeights(def, weights);
+    Path defDir = new Path(root, "definition");
+    write(new Path(defDir, "solver.prototxt"), utf8(def.solverText()), true);
+    if (def.netText() != null) {
+      write(new Path(defDir, "net.prototxt"), utf8(def.netText()), true);
+    }
+    write(weightsFile(root, provider), bytes, true);
+  }
+
+  /**
+   * Reads the weights of a model directory written by {@link #writeModel}, checked against {@code
+   * def}.
+   *
+   * @throws IllegalArgumentException naming the file when the directory has no weights of this net
+   */
+  public WeightCollection readModelWeights(String dir, NetDefinition def) {
+    NetProvider provider = NetProvider.forEngine(def.engine());
+    Path file = weightsFile(new Path(dir), provider);
+    return provider.decodeWeights(def, read(file), file.toString());
+  }
+
+  private static Path weightsFile(Path root, NetProvider provider) {
+    return new Path(new Path(root, "weights"), provider.weightsFileName());
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private void write(Path target, byte[] bytes, boolean overwrite) {
+    try {
+      FileSystem fs = target.getFileSystem(conf);
+      if (!overwrite && fs.exists(target)) {
+        throw new IllegalArgumentException(
+            target + " already exists; choose another path or allow overwriting");
+      }
+      Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
+      try (OutputStream out = fs.create(tmp, true)) {
+        out.write(bytes);
+      }
+      if (fs.exists(target)) {
+        fs.delete(target, false);
+      }
+      if (!fs.rename(tmp, target)) {
+        fs.delete(tmp, false);
+        throw new IOException("Could not rename " + tmp + " to " + target);
+      }
+    } catch (AccessControlException e) {
+      throw new IllegalArgumentException(
+          "No permission to write " + target + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + target, e);
+    }
+  }
+
+  private byte[] read(Path file) {
+    try {
+      FileSystem fs = file.getFileSystem(conf);
+      try (InputStream in = fs.open(file)) {
+        return in.readAllBytes();
+      }
+    } catch (FileNotFoundException e) {
+      throw new IllegalArgumentException("No such file: " + file);
+    } catch (AccessControlException e) {
+      throw new IllegalArgumentException("No permission to read " + file + ": " + e.getMessage());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+}

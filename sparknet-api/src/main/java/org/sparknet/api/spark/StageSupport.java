@@ -1,0 +1,89 @@
+package org.sparknet.api.spark;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
+import org.sparknet.api.data.FeatureColumns;
+import org.sparknet.api.data.InputBlobs;
+
+/** The net definition and the schema checks that every SparkNet stage shares. */
+final class StageSupport {
+  private StageSupport() {}
+
+  /**
+   * The net definition the stage's params describe, with the learning-rate and batch-size overrides
+   * applied.
+   *
+   * @throws IllegalArgumentException when the solver text is not set
+   */
+  static NetDefinition definition(SparkNetParams<?> p) {
+    if (!p.isDefined(p.solverText())) {
+      throw new IllegalArgumentException(
+          "Stage "
+              + p.uid()
+              + " has no net: set solverText (and netText unless the solver holds"
+              + " the net)");
+    }
+    String net = p.getNetText();
+    int[] shape = p.getInputShape();
+    List<Integer> sample = null;
+    if (shape.length > 0) {
+      sample = new ArrayList<>();
+      for (int d : shape) {
+        sample.add(d);
+      }
+    }
+    NetDefinition d =
+        new NetDefinition(
+            p.getEngine(),
+            p.getSolverText(),
+            net == null || net.isBlank() ? null : net,
+            sample,
+            p.getSeed(),
+            p.getDevice());
+    NetProvider provider = NetProvider.forEngine(d.engine());
+    if (p.getLearningRate() > 0) {
+      d = provider.withBaseLearningRate(d, p.getLearningRate());
+    }
+    if (p.getBatchSize() > 0) {
+      d = provider.withBatchSize(d, p.getBatchSize());
+    }
+    return d;
+  }
+
+  /** The stage's input blobs (the continuation blob keeps its default name). */
+  static InputBlobs blobs(SparkNetParams<?> p) {
+    return new InputBlobs(p.getDataBlob(), p.getLabelBlob(), InputBlobs.DEFAULT.cont());
+  }
+
+  /** Checks the features column against {@code inputShape} when that is set. */
+  static FeatureColumns.Kind checkFeatures(StructType schema, SparkNetParams<?> p) {
+    int[] shape = p.getInputShape();
+    long n = shape.length == 0 ? -1 : 1;
+    for (int d : shape) {
+      n *= d;
+    }
+    return FeatureColumns.checkFeatures(
+        schema, p.getFeaturesCol(), Math.toIntExact(n), "inputShape " + Arrays.toString(shape));
+  }
+
+  /** {@code schema} plus column {@code name} (none when the name is empty). */
+  static StructType append(StructType schema, String name, DataType type, String param) {
+    if (name == null || name.isEmpty()) {
+      return schema;
+    }
+    if (Arrays.asList(schema.fieldNames()).contains(name)) {
+      throw new IllegalArgumentException(
+          "Output column '"
+              + name
+              + "' already exists in the input; set "
+              + param
+              + " to another name (or drop the column)");
+    }
+    return schema.add(name, type, false);
+  }
+}

@@ -1,0 +1,99 @@
+package org.sparknet.api.train;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknet.api.internal.DriverRound;
+import org.sparknet.api.internal.FlatWeights;
+import org.sparknet.api.internal.RoundTotals;
+import org.sparknet.api.internal.TrainerState;
+
+/**
+ * Turns a round's combined results into what the trainer keeps and reports: the next weights (after
+ * the divergence checks that stop training with the round and partition named) and the round's
+ * metrics.
+ */
+final class RoundResults {
+  private static final Logger LOG = LoggerFactory.getLogger(RoundResults.class);
+
+  private RoundResults() {}
+
+  /**
+   * The next weights of round {@code r}.
+   *
+   * @throws TrainingDivergedException when a partition or the combined weights went non-finite; the
+   *     state still holds the last good weights
+   */
+  static float[] nextWeights(RoundTotals t, DriverRound round, TrainerState state, int r) {
+    if (t.divergence() != null) {
+      throw new TrainingDivergedException(
+          "Training diverged in round "
+              + r
+              + ", partition "
+              + t.divergedPartition()
+              + ": non-finite "
+              + t.divergence()
+              + "; the weights after round "
+              + state.round()
+              + " are kept (getWeights()); lower the learning rate or check that partition's data",
+          r,
+          t.divergedPartition());
+    }
+    if (t.sum().isEmpty()) {
+      throw new IllegalStateException("Round " + r + ": no partition returned weights");
+    }
+    float[] next = round.combine(t, state.weights());
+    if (FlatWeights.firstNonFinite(next) >= 0) {
+      throw new TrainingDivergedException(
+          "Training diverged in round "
+              + r
+              + ": the combined weights are non-finite ("
+              + state.layout().toCollection(next).firstNonFinite()
+              + "); the weights after round "
+              + state.round()
+              + " are kept",
+          r,
+          -1);
+    }
+    if (!t.restartedPartitions().isEmpty()) {
+      LOG.warn(
+          "Round {}: the solver of partition(s) {} restarted (momentum and iteration from zero):"
+              + " the task ran on a new executor (one was lost) or a stale net (a retried or"
+              + " speculative copy); training goes on, but no longer bit for bit as an"
+              + " undisturbed run",
+          r,
+          t.restartedPartitions());
+    }
+    return next;
+  }
+
+  /** The metrics of the round just completed in {@code state}, timings and validation to add. */
+  static RoundMetrics.Builder metrics(RoundTotals t, TrainerState state, long total) {
+    long fed = 0;
+    for (long p : state.positions()) {
+      fed += p;
+    }
+    return RoundMetrics.builder()
+        .round(state.round())
+        .iteration(state.iteration())
+        .steps(t.maxSteps())
+        .examples(t.examples())
+        .epoch(total == 0 ? 0 : (double) fed / total)
+        .meanLoss(t.lossSum() / t.examples());
+  }
+
+  /** Where the round's time went: the slowest worker's parts and the driver's. */
+  static RoundMetrics.Timings timings(
+      DriverRound.Outcome o, long combineNanos, long wallMillis, long validationMillis) {
+    RoundTotals t = o.totals();
+    long broadcast = o.broadcastNanos() / 1_000_000 + t.maxSetupMillis();
+    long aggregate = combineNanos / 1_000_000 + t.maxExtractMillis();
+    long compute = t.maxComputeMillis();
+    return new RoundMetrics.Timings(
+        compute,
+        broadcast,
+        aggregate,
+        Math.max(0, wallMillis - compute - broadcast - aggregate),
+        wallMillis,
+        validationMillis);
+  }
+}

@@ -1,0 +1,193 @@
+package org.sparknet.api.train;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.SolverState;
+import org.sparknet.api.internal.Checkpoint;
+import org.sparknet.api.internal.CheckpointDir;
+import org.sparknet.api.internal.PackedData;
+import org.sparknet.api.internal.TaskFailures;
+import org.sparknet.api.internal.TrainerState;
+import org.sparknet.api.internal.WorkerTasks;
+
+/**
+ * Writing a trainer's state to a checkpoint directory and resuming from one: the fingerprint that
+ * ties a checkpoint to its net definition, the checks that it fits this trainer, and the job that
+ * collects the workers' solver states (and, for elastic averaging, their own weights).
+ */
+final class TrainerCheckpoints {
+  private static final Logger LOG = LoggerFactory.getLogger(TrainerCheckpoints.class);
+
+  private final JavaSparkContext sc;
+  private final TrainerConfig cfg;
+  private final String trainerId;
+  private final int workers;
+  private final String fingerprint;
+
+  TrainerCheckpoints(JavaSparkContext sc, TrainerConfig cfg, String trainerId, int workers) {
+    this.sc = sc;
+    this.cfg = cfg;
+    this.trainerId = trainerId;
+    this.workers = workers;
+    this.fingerprint = fingerprint(cfg.netDefinition());
+  }
+
+  /** Whether {@code dir} holds a checkpoint. */
+  boolean exists(String dir) {
+    try {
+      return new CheckpointDir(dir, sc.hadoopConfiguration()).readLatest() != null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the checkpoints in " + dir, e);
+    }
+  }
+
+  /**
+   * Restores {@code state} from the newest checkpoint in {@code dir}; returns false when there is
+   * none.
+   *
+   * @throws IllegalArgumentException when the checkpoint was written for another net definition,
+   *     weight layout or worker count
+   */
+  boolean resume(String dir, TrainerState state) {
+    Checkpoint c;
+    try {
+      c = new CheckpointDir(dir, sc.hadoopConfiguration()).readLatest();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the checkpoints in " + dir, e);
+    }
+    if (c == null) {
+      return false;
+    }
+    check(c, dir, state);
+    state.restore(c);
+    LOG.info("Resumed from {} in {}", c, dir);
+    return true;
+  }
+
+  private void check(Checkpoint c, String dir, TrainerState state) {
+    if (!c.fingerprint().equals(fingerprint)) {
+      throw new IllegalArgumentException(
+          "The checkpoint of round "
+              + c.round()
+              + " in "
+              + dir
+              + " was written for another net definition; use another checkpoint directory"
+              + " or the same definition");
+    }
+    if (!c.layout().equals(state.layout())) {
+      throw new IllegalArgumentException(
+          "The checkpoint in "
+              + dir
+              + " holds "
+              + c.layout()
+              + " but the net has "
+              + state.layout());
+    }
+    if (c.positions().length != workers) {
+      throw new IllegalArgumentException(
+          "The checkpoint in "
+              + dir
+              + " was written with "
+              + c.positions().length
+              + " workers but this trainer has "
+              + workers
+              + "; resume with optWorkers("
+              + c.positions().length
+              + ")");
+    }
+    for (Object[] perWorker : new Object[][] {c.solverStates(), c.workerWeights()}) {
+      if (perWorker != null && perWorker.length != workers) {
+        throw new IllegalArgumentException(
+            "The checkpoint in "
+                + dir
+                + " holds worker state for "
+                + perWorker.length
+                + " workers but names "
+                + workers
+                + "; it is corrupt");
+      }
+    }
+  }
+
+  /**
+   * Writes the state to {@code dir}. The workers' solver states are collected (one job) when the
+   * engine has them; a resume whose states the workers have not taken yet writes those.
+   */
+  void write(String dir, TrainerState state, PackedData training, boolean hasSolverState) {
+    SolverState[] states = hasSolverState ? solverStates(state, training) : null;
+    try {
+      new CheckpointDir(dir, sc.hadoopConfiguration())
+          .write(state.toCheckpoint(fingerprint, cfg.seed(), states, null));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot write the checkpoint of round " + state.round() + " to " + dir, e);
+    }
+  }
+
+  private SolverState[] solverStates(TrainerState state, PackedData training) {
+    if (state.pendingSolverStates() != null) {
+      return state.pendingSolverStates().clone();
+    }
+    String id = trainerId;
+    sc.setJobDescription("SparkNet solver states after round " + state.round());
+    List<WorkerTasks.StateResult> results;
+    try {
+      results =
+          training
+              .shards()
+              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(id, p), true)
+              .collect();
+    } catch (Exception e) {
+      throw TaskFailures.unwrap(e);
+    } finally {
+      sc.setJobDescription(null);
+    }
+    SolverState[] out = new SolverState[workers];
+    for (WorkerTasks.StateResult r : results) {
+      out[r.partition()] = r.state();
+    }
+    return out;
+  }
+
+  /** Deletes a checkpoint directory and everything in it. */
+  static void delete(String dir, Configuration conf) {
+    try {
+      Path p = new Path(dir);
+      p.getFileSystem(conf).delete(p, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + dir, e);
+    }
+  }
+
+  /** A short hash of everything that defines the net: engine, texts, sample shape, seed. */
+  static String fingerprint(NetDefinition d) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      for (String s :
+          new String[] {
+            d.engine(),
+            d.solverText(),
+            String.valueOf(d.netText()),
+            String.valueOf(d.sampleShape()),
+            Long.toString(d.seed())
+          }) {
+        md.update(s.getBytes(StandardCharsets.UTF_8));
+        md.update((byte) 0);
+      }
+      return d.engine() + ":" + HexFormat.of().formatHex(md.digest(), 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
