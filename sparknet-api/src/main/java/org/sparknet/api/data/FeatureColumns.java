@@ -15,7 +15,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.predict.FeatureReader;
 
 /**
  * Features and labels in DataFrame columns: the one place that checks a features column (a Spark ML

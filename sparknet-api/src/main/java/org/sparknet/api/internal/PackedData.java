@@ -2,7 +2,9 @@ package org.sparknet.api.internal;
 
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.slf4j.LoggerFactory;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 
@@ -70,5 +72,24 @@ public final class PackedData {
   /** Uncaches the shards (not blocking). */
   public void unpersist() {
     shards.unpersist(false);
+  }
+
+  /**
+   * Uncaches every data set given (nulls skipped) unless the context stopped; a failure is logged,
+   * not thrown (the caller is closing).
+   */
+  public static void uncache(JavaSparkContext sc, PackedData... data) {
+    try {
+      if (!sc.sc().isStopped()) {
+        for (PackedData d : data) {
+          if (d != null) {
+            d.unpersist();
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      LoggerFactory.getLogger(PackedData.class)
+          .warn("Could not uncache SparkNet data: {}", e.toString());
+    }
   }
 }

@@ -60,6 +60,16 @@ public final class TrainerState {
     return pendingWorkerWeights;
   }
 
+  /**
+   * What the next round starts from.
+   *
+   * @param sumOnDriver see {@link DriverRound.Start#sumOnDriver()}
+   */
+  public DriverRound.Start nextRound(boolean sumOnDriver) {
+    return new DriverRound.Start(
+        round + 1, weights, positions.clone(), weightsToken, pendingSolverStates, sumOnDriver);
+  }
+
   /** Replaces the weights from outside the loop (set by the user, a warm start). */
   public void replaceWeights(float[] newWeights) {
     if (newWeights.length != layout.size()) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.ndarray.NDArray;
 

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -16,24 +15,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetProvider;
-import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureColumns;
-import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.internal.BroadcastReleaser;
 import org.sparknet.api.internal.DriverRound;
 import org.sparknet.api.internal.MetricsLog;
 import org.sparknet.api.internal.PackedData;
-import org.sparknet.api.internal.TaskFailures;
 import org.sparknet.api.internal.TestJob;
 import org.sparknet.api.internal.TrainerState;
 import org.sparknet.api.internal.WeightLayout;
+import org.sparknet.api.internal.WorkerJobs;
 import org.sparknet.api.internal.WorkerPlan;
 import org.sparknet.api.internal.WorkerRegistry;
-import org.sparknet.api.internal.WorkerTasks;
-import org.sparknet.api.model.ModelStore;
-import org.sparknet.ndarray.Shape;
 
 /**
  * Trains a net on Spark, batch-synchronously (SparkNet, Moritz et al. 2016): each round the driver
@@ -72,8 +66,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final String trainerId = UUID.randomUUID().toString();
   private final int workers;
   private final Net driverNet;
-  private final int featureSize;
-  private final String inputDescription;
+  private final NetInputs inputs;
   private final TrainerState state;
   private final WorkerPlan plan;
   private final TrainerCheckpoints checkpoints;
@@ -103,15 +96,11 @@ public final class SparkNetTrainer implements AutoCloseable {
     this.workers = cfg.workers() > 0 ? cfg.workers() : sc.defaultParallelism();
     this.driverNet = NetProvider.build(cfg.netDefinition());
     try {
-      Shape data = dataShape();
-      this.featureSize =
-          ShardFeeder.exampleSize(
-              driverNet.inputShapes(Phase.TRAIN), cfg.dataBlob(), cfg.contBlob());
-      this.inputDescription = "blob '" + cfg.dataBlob() + "' " + data;
+      this.inputs = new NetInputs(driverNet, cfg);
       WeightCollection initial = driverNet.getWeights();
       WeightLayout layout = WeightLayout.of(initial);
       this.state = new TrainerState(layout, layout.flatten(initial), workers);
-      this.plan = workerPlan(layout);
+      this.plan = cfg.workerPlan(trainerId, layout);
       this.checkpoints = new TrainerCheckpoints(sc, cfg, trainerId, workers);
       this.stopRules = new StopRules(cfg);
       if (cfg.checkpointDir().isPresent()) {
@@ -128,39 +117,6 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
   }
 
-  private Shape dataShape() {
-    Map<String, Shape> inputs = driverNet.inputShapes(Phase.TRAIN);
-    Shape data = inputs.get(cfg.dataBlob());
-    if (data == null || data.rank() < 1 || data.dim(0) <= 0) {
-      throw new IllegalArgumentException(
-          "Net '"
-              + driverNet.name()
-              + "' has no input blob '"
-              + cfg.dataBlob()
-              + "' with a batch axis; its train inputs are "
-              + inputs
-              + "; set optDataBlob to the blob that receives the features");
-    }
-    return data;
-  }
-
-  private WorkerPlan workerPlan(WeightLayout layout) {
-    WorkerPlan.Builder b =
-        WorkerPlan.builder()
-            .trainerId(trainerId)
-            .definition(cfg.netDefinition())
-            .layout(layout)
-            .tau(cfg.tau())
-            .tauSeconds(cfg.tauSeconds())
-            .seed(cfg.seed())
-            .blobs(cfg.inputBlobs())
-            .groupSize(cfg.groupSize());
-    if (cfg.averaging().isElastic()) {
-      b.elastic(cfg.averaging().alpha());
-    }
-    return b.build();
-  }
-
   // ---------------------------------------------------------------- data
 
   /** Sets the training data: repartitioned to the worker count, packed and cached (one job). */
@@ -170,10 +126,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   private SparkNetTrainer setTraining(JavaRDD<Example> examples, String source) {
     checkOpen();
-    JavaRDD<Example> parts =
-        examples.getNumPartitions() == workers ? examples : examples.repartition(workers);
-    PackedData packed = PackedData.pack(parts, featureSize, source, inputDescription);
-    checkAtLeastOneBatch(packed);
+    PackedData packed = inputs.training(examples, workers, source);
     if (training != null) {
       training.unpersist();
     }
@@ -193,25 +146,6 @@ public final class SparkNetTrainer implements AutoCloseable {
         FeatureColumns.examples(df, featuresCol, labelCol), "Column '" + featuresCol + "'");
   }
 
-  private void checkAtLeastOneBatch(PackedData packed) {
-    long total = packed.total();
-    int batch = driverNet.inputShapes(Phase.TRAIN).get(cfg.dataBlob()).dim(0);
-    if (total < batch) {
-      packed.unpersist();
-      throw new IllegalArgumentException(
-          (total == 0
-                  ? "The training data is empty ("
-                      + packed.partitions()
-                      + " partitions, 0 examples)"
-                  : "The training data has "
-                      + total
-                      + " examples, fewer than one batch of "
-                      + inputDescription
-                      + "; every step would repeat examples")
-              + "; give more data or lower the net's training batch size");
-    }
-  }
-
   /** Sets the validation data, kept in its own partitioning, packed and cached. */
   public SparkNetTrainer setValidationData(JavaRDD<Example> examples) {
     return setValidation(examples, "Example.features");
@@ -219,11 +153,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   private SparkNetTrainer setValidation(JavaRDD<Example> examples, String source) {
     checkOpen();
-    PackedData packed = PackedData.pack(examples, featureSize, source, inputDescription);
-    if (packed.total() == 0) {
-      packed.unpersist();
-      throw new IllegalArgumentException("The validation data is empty (0 examples)");
-    }
+    PackedData packed = inputs.validation(examples, source);
     if (validation != null) {
       validation.unpersist();
     }
@@ -263,12 +193,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     try {
       outcome =
           rounds.run(
-              new DriverRound.Start(
-                  r,
-                  state.weights(),
-                  state.positions(),
-                  state.weightsToken(),
-                  state.pendingSolverStates(),
+              state.nextRound(
                   cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove()));
     } finally {
       sc.setJobDescription(null);
@@ -394,23 +319,13 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public void save(String dir, boolean overwrite) {
     checkOpen();
-    Objects.requireNonNull(dir, "dir");
-    String stateDir = stateDir(dir);
-    if (checkpoints.exists(stateDir)) {
-      if (!overwrite) {
-        throw new IllegalArgumentException(
-            "A SparkNet model is already saved in "
-                + dir
-                + "; pass overwrite=true to replace it or choose another directory");
-      }
-      TrainerCheckpoints.delete(dir, sc.hadoopConfiguration());
-    }
-    new ModelStore(sc.hadoopConfiguration()).writeModel(dir, cfg.netDefinition(), getWeights());
-    checkpoints.write(stateDir, state, training, driverNet.hasSolverState());
-  }
-
-  private static String stateDir(String dir) {
-    return new org.apache.hadoop.fs.Path(dir, "state").toString();
+    checkpoints.save(
+        Objects.requireNonNull(dir, "dir"),
+        overwrite,
+        getWeights(),
+        state,
+        training,
+        driverNet.hasSolverState());
   }
 
   /**
@@ -420,10 +335,7 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public void restore(String dir) {
     checkOpen();
-    String stateDir = stateDir(dir);
-    if (!checkpoints.resume(checkpoints.exists(stateDir) ? stateDir : dir, state)) {
-      throw new IllegalArgumentException("No SparkNet model is saved in " + dir);
-    }
+    checkpoints.restore(dir, state);
     warmStartDone = true;
   }
 
@@ -457,21 +369,9 @@ public final class SparkNetTrainer implements AutoCloseable {
     if (training == null) {
       throw new IllegalStateException("No training data: call setTrainingData(...) first");
     }
-    String id = trainerId;
-    WeightLayout l = state.layout();
-    List<float[]> flats;
-    try {
-      flats =
-          training
-              .shards()
-              .mapPartitionsWithIndex((p, it) -> WorkerTasks.weights(id, l, p), true)
-              .collect();
-    } catch (Exception e) {
-      throw TaskFailures.unwrap(e);
-    }
     List<WeightCollection> out = new ArrayList<>();
-    for (float[] f : flats) {
-      out.add(f.length == 0 && l.size() != 0 ? null : l.toCollection(f));
+    for (float[] w : WorkerJobs.weights(training, trainerId, state.layout())) {
+      out.add(w == null ? null : state.layout().toCollection(w));
     }
     return out;
   }
@@ -514,7 +414,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   /** Floats per example that the net's data blob takes (its size without the batch axis). */
   public int featureSize() {
-    return featureSize;
+    return inputs.featureSize();
   }
 
   /** This trainer's id: the key of its nets on the executors. */
@@ -557,8 +457,8 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     closed = true;
     releaser.close();
-    releaseExecutorNets();
-    uncacheData();
+    WorkerJobs.release(sc, trainerId, workers);
+    PackedData.uncache(sc, training, validation);
     RuntimeException failure = null;
     for (Runnable step :
         new Runnable[] {
@@ -578,35 +478,6 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  private void releaseExecutorNets() {
-    try {
-      if (!sc.sc().isStopped() && !sc.isLocal()) {
-        int n = Math.max(workers, sc.defaultParallelism()) * 2;
-        String id = trainerId;
-        sc.setJobDescription("SparkNet release nets");
-        sc.parallelize(IntStream.range(0, n).boxed().toList(), n)
-            .foreachPartition(it -> WorkerRegistry.release(id));
-        sc.setJobDescription(null);
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("Could not release the executor nets of trainer {}: {}", trainerId, e.toString());
-    }
-  }
-
-  private void uncacheData() {
-    try {
-      if (!sc.sc().isStopped()) {
-        for (PackedData d : new PackedData[] {training, validation}) {
-          if (d != null) {
-            d.unpersist();
-          }
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("Could not uncache the data of trainer {}: {}", trainerId, e.toString());
     }
   }
 

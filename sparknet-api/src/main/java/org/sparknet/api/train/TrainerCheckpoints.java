@@ -6,20 +6,19 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.SolverState;
+import org.sparknet.api.WeightCollection;
 import org.sparknet.api.internal.Checkpoint;
 import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.api.internal.PackedData;
-import org.sparknet.api.internal.TaskFailures;
 import org.sparknet.api.internal.TrainerState;
-import org.sparknet.api.internal.WorkerTasks;
+import org.sparknet.api.internal.WorkerJobs;
+import org.sparknet.api.model.ModelStore;
 
 /**
  * Writing a trainer's state to a checkpoint directory and resuming from one: the fingerprint that
@@ -139,32 +138,58 @@ final class TrainerCheckpoints {
     if (state.pendingSolverStates() != null) {
       return state.pendingSolverStates().clone();
     }
-    String id = trainerId;
-    sc.setJobDescription("SparkNet solver states after round " + state.round());
-    List<WorkerTasks.StateResult> results;
-    try {
-      results =
-          training
-              .shards()
-              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(id, p), true)
-              .collect();
-    } catch (Exception e) {
-      throw TaskFailures.unwrap(e);
-    } finally {
-      sc.setJobDescription(null);
-    }
-    SolverState[] out = new SolverState[workers];
-    for (WorkerTasks.StateResult r : results) {
-      out[r.partition()] = r.state();
-    }
-    return out;
+    return WorkerJobs.solverStates(
+        sc, training, trainerId, "SparkNet solver states after round " + state.round());
   }
 
-  /** Deletes a checkpoint directory and everything in it. */
-  static void delete(String dir, Configuration conf) {
+  /**
+   * Saves a model directory ({@link ModelStore}: definition and weights file) with the trainer's
+   * state under {@code state/}.
+   *
+   * @throws IllegalArgumentException when a model is saved there and {@code overwrite} is false
+   */
+  void save(
+      String dir,
+      boolean overwrite,
+      WeightCollection weights,
+      TrainerState state,
+      PackedData training,
+      boolean hasSolverState) {
+    String stateDir = stateDir(dir);
+    if (exists(stateDir)) {
+      if (!overwrite) {
+        throw new IllegalArgumentException(
+            "A SparkNet model is already saved in "
+                + dir
+                + "; pass overwrite=true to replace it or choose another directory");
+      }
+      delete(dir);
+    }
+    new ModelStore(sc.hadoopConfiguration()).writeModel(dir, cfg.netDefinition(), weights);
+    write(stateDir, state, training, hasSolverState);
+  }
+
+  /**
+   * Restores {@code state} from a directory written by {@link #save}, or from a checkpoint
+   * directory.
+   *
+   * @throws IllegalArgumentException when neither holds a checkpoint
+   */
+  void restore(String dir, TrainerState state) {
+    String stateDir = stateDir(dir);
+    if (!resume(exists(stateDir) ? stateDir : dir, state)) {
+      throw new IllegalArgumentException("No SparkNet model is saved in " + dir);
+    }
+  }
+
+  private static String stateDir(String dir) {
+    return new Path(dir, "state").toString();
+  }
+
+  private void delete(String dir) {
     try {
       Path p = new Path(dir);
-      p.getFileSystem(conf).delete(p, true);
+      p.getFileSystem(sc.hadoopConfiguration()).delete(p, true);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + dir, e);
     }

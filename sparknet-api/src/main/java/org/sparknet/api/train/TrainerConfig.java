@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.internal.WeightLayout;
+import org.sparknet.api.internal.WorkerPlan;
 
 /**
  * Settings of a {@link SparkNetTrainer}, built with {@link #builder()}: {@code setX} for what is
@@ -178,6 +180,24 @@ public final class TrainerConfig implements Serializable {
    */
   public int groupSize() {
     return groupSize;
+  }
+
+  /** What the workers of trainer {@code trainerId} run, with weights of {@code layout}. */
+  WorkerPlan workerPlan(String trainerId, WeightLayout layout) {
+    WorkerPlan.Builder b =
+        WorkerPlan.builder()
+            .trainerId(trainerId)
+            .definition(netDefinition)
+            .layout(layout)
+            .tau(tau)
+            .tauSeconds(tauSeconds)
+            .seed(seed)
+            .blobs(inputBlobs())
+            .groupSize(groupSize);
+    if (averaging.isElastic()) {
+      b.elastic(averaging.alpha());
+    }
+    return b.build();
   }
 
   /**

@@ -18,10 +18,10 @@ import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
-import org.sparknet.api.predict.FeatureReader;
 import org.sparknet.api.predict.Prediction;
 import scala.Tuple2;
 

@@ -1,8 +1,8 @@
-package org.sparknet.api.predict;
+package org.sparknet.api.data;
 
 /**
- * Reads one item's features (and label) for an {@link ExampleBatches}: a DataFrame row's vector
- * column, an {@code Example}, a shard's row.
+ * Reads one item's features (and label) for batched inference ({@code ExampleBatches}): a DataFrame
+ * row's vector column, an {@code Example}, a shard's row.
  */
 public interface FeatureReader<T> {
 
