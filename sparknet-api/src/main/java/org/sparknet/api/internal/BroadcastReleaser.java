@@ -9,10 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Destroys a round's broadcast off the driver's critical path. {@code Broadcast.destroy} makes a
- * synchronous call to the block manager master (about 1.3 ms a round, measured, in local mode, more
- * across a network) that the next round need not wait for: its own broadcast has a new id. One
- * daemon thread, in submission order; {@link #close} waits for what is queued, so a closed trainer
- * leaves no broadcast behind.
+ * synchronous call to the block manager master that the next round need not wait for: its own
+ * broadcast has a new id. One daemon thread, in submission order; {@link #close} waits for what is
+ * queued, so a closed trainer leaves no broadcast behind.
  */
 public final class BroadcastReleaser implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BroadcastReleaser.class);

@@ -7,9 +7,8 @@ import org.sparknet.ndarray.NDArray;
 /**
  * Moves a round's flat weight array into and out of a worker net with one copy each way. A net that
  * lends its memory ({@link Net#withWeightViews}) is read and written in place; any other goes
- * through a {@link org.sparknet.api.WeightCollection}, which costs more copies and their garbage
- * (before this class a LeNet worker made five 1.7 MB copies a round, SparkNet's largest per-round
- * allocation).
+ * through a {@link org.sparknet.api.WeightCollection}, which costs more copies and their garbage:
+ * per round, a worker's largest allocations are its weights.
  */
 public final class FlatWeights {
   private FlatWeights() {}

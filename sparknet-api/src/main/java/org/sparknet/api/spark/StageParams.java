@@ -44,6 +44,8 @@ public final class StageParams implements Serializable {
   // general stages
   final Param<String> outputCol;
 
+  // Long: one typed declaration per param, in the order of SparkNetParams; a table of names and
+  // docs would lose the params' types and validators.
   StageParams(Params owner) {
     engine =
         new Param<>(

@@ -22,18 +22,17 @@ public final class SparkSettings {
     // and one BLAS thread per solver (the executor's cores are the parallelism).
     m.put("spark.executorEnv.GLOG_minloglevel", "2");
     m.put("spark.executorEnv.OPENBLAS_NUM_THREADS", "1");
-    // A round's task result is the partition's weights (1.7 MB for LeNet). Above this size (1 MiB
-    // by default) Spark parks the result in the block manager and the driver fetches it over the
-    // network layer, a few ms per task per round; capped by spark.rpc.message.maxSize (128 MiB).
+    // A round's task result is the partition's weights. Above this size (1 MiB by default) Spark
+    // parks the result in the block manager and the driver fetches it in a second trip over the
+    // network layer; capped by spark.rpc.message.maxSize (128 MiB).
     m.put("spark.task.maxDirectResultSize", "64m");
-    // Every round broadcasts the weights. LZ4 does not shrink trained float weights (1.004 of the
-    // raw size on Gaussian weights, measured) but costs the driver about 1 ms per 1.7 MB (LeNet) on
-    // each round's critical path, and every executor as much again to decompress.
+    // Every round broadcasts the weights. LZ4 does not shrink float weights (their mantissas look
+    // random to it) but costs the driver time on each round's critical path, and every executor
+    // as much again to decompress (BENCHMARKS.md, per-round overhead).
     m.put("spark.broadcast.compress", "false");
     // Caffe's blobs, OpenBLAS and the native libraries live outside the heap, where Spark does not
-    // look: measured (docs/memory.md) ~170 MB for the JVM's own non-heap and the loaded natives
-    // plus
-    // ~22 MB per LeNet an executor hosts. Enforced by YARN and Kubernetes, ignored by standalone.
+    // look (docs/memory.md gives the figures per executor and per net). Enforced by YARN and
+    // Kubernetes, ignored by standalone.
     m.put("spark.executor.memoryOverhead", "512m");
     m.put("spark.ui.showConsoleProgress", "false");
     return m;

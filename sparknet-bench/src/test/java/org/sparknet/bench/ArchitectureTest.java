@@ -1,0 +1,81 @@
+package org.sparknet.bench;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The architecture, checked on every module's main classes (this module sees them all): each
+ * module's {@code internal} package is used by that module alone, no package takes part in a
+ * dependency cycle, and the engine SPI does not depend on Spark or Hadoop.
+ *
+ * <p>Each rule was seen to fail on the code it guards against: apps importing {@code
+ * caffe.internal.TextFormat} and {@code api.internal.RowConversion}, the {@code internal} <->
+ * {@code train} and {@code spark} <-> {@code spark.internal} cycles, and the public {@code
+ * NetProvider} importing {@code internal.WeightsFormat}.
+ */
+class ArchitectureTest {
+  private static JavaClasses main;
+
+  @BeforeAll
+  static void importMainClasses() {
+    main =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            // Test jars of other modules (shared test helpers) are tests too.
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("org.sparknet");
+  }
+
+  @Test
+  void eachInternalPackageIsUsedByItsOwnModuleOnly() {
+    for (String module : new String[] {"api", "caffe", "rbm"}) {
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("org.sparknet." + module + "..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.sparknet." + module + ".internal..")
+          .because("org.sparknet." + module + ".internal is not API")
+          .check(main);
+    }
+  }
+
+  @Test
+  void publicPackagesDoNotDependOnTheirModulesInternals() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("org.sparknet.api", "org.sparknet.api.net", "org.sparknet.api.predict")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.sparknet.api.internal..")
+        .because("the engine SPI is what engines build on; internals build on it, not the reverse")
+        .check(main);
+  }
+
+  @Test
+  void noPackageTakesPartInACycle() {
+    slices().matching("org.sparknet.(**)").should().beFreeOfCycles().check(main);
+  }
+
+  @Test
+  void theEngineSpiKnowsNothingOfSparkOrHadoop() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "org.sparknet.ndarray..",
+            "org.sparknet.api",
+            "org.sparknet.api.net",
+            "org.sparknet.api.predict")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.spark..", "org.apache.hadoop..", "scala..")
+        .because("engines and the net builder are usable without Spark")
+        .check(main);
+  }
+}
