@@ -17,7 +17,10 @@ import java.util.Objects;
  *     needed when the net reads data through layers that do not declare it (Caffe's {@code Data}
  *     layers read it from a database); null when the net declares its input shapes
  * @param seed random seed for weight initialisation and data order
- * @param device "cpu" or "gpu:N"
+ * @param device where the net runs: "cpu", "gpu:N" (device N), "gpu" (the GPU Spark assigned to the
+ *     task, else the visible GPUs round-robin by partition) or "auto" (the GPU Spark assigned to
+ *     the task, else the CPU); the trainer resolves "gpu" and "auto" to "cpu" or "gpu:N" on each
+ *     executor, before an engine sees the definition
  */
 public record NetDefinition(
     String engine,
@@ -33,9 +36,9 @@ public record NetDefinition(
     Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(solverText, "solverText");
     Objects.requireNonNull(device, "device");
-    if (!device.equals("cpu") && !device.matches("gpu:\\d+")) {
+    if (!device.matches("cpu|auto|gpu|gpu:\\d+")) {
       throw new IllegalArgumentException(
-          "Device must be 'cpu' or 'gpu:N' (N the device id) but was '" + device + "'");
+          "Device must be cpu, gpu, gpu:N (N the device id) or auto but was '" + device + "'");
     }
     sampleShape = sampleShape == null ? null : List.copyOf(sampleShape);
   }
@@ -47,6 +50,11 @@ public record NetDefinition(
 
   public NetDefinition withSeed(long newSeed) {
     return new NetDefinition(engine, solverText, netText, sampleShape, newSeed, device);
+  }
+
+  /** Whether the device names one place ("cpu" or "gpu:N") rather than a rule ("gpu", "auto"). */
+  public boolean hasConcreteDevice() {
+    return device.equals("cpu") || device.startsWith("gpu:");
   }
 
   public NetDefinition withDevice(String newDevice) {

@@ -81,6 +81,14 @@ public interface NetProvider {
         "Engine '" + engine() + "' cannot change the learning rate of a definition");
   }
 
+  /**
+   * The GPUs this engine can use in this JVM (0 when it runs on CPUs only, or when its native
+   * library has no GPU support). Used to place nets round-robin when Spark assigns no GPUs.
+   */
+  default int visibleGpus() {
+    return 0;
+  }
+
   /** Builds a net with the provider registered for {@code definition.engine()}. */
   static Net build(NetDefinition definition) {
     return forEngine(definition.engine()).create(definition);

@@ -44,7 +44,8 @@ public final class SolverGroup implements Net {
 
   /**
    * Builds {@code size} nets of {@code definition} (member {@code i} seeded {@code seed + i}, so
-   * that dropout masks differ) and starts them from member 0's initial weights.
+   * that dropout masks differ; on "gpu:N", member {@code i} on device N + i) and starts them from
+   * member 0's initial weights.
    *
    * @throws IllegalArgumentException when {@code size < 1} or the definition is bad
    */
@@ -53,10 +54,34 @@ public final class SolverGroup implements Net {
     if (size < 1) {
       throw new IllegalArgumentException("Solver group size must be >= 1 but was " + size);
     }
+    List<String> devices = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      devices.add(
+          definition.device().startsWith("gpu:")
+              ? "gpu:" + (Integer.parseInt(definition.device().substring(4)) + i)
+              : definition.device());
+    }
+    return build(definition, devices);
+  }
+
+  /**
+   * Builds one net of {@code definition} per device in {@code devices} (member {@code i} on {@code
+   * devices.get(i)}, seeded {@code seed + i}) and starts them from member 0's initial weights.
+   *
+   * @throws IllegalArgumentException when the list is empty or the definition is bad
+   */
+  public static SolverGroup build(NetDefinition definition, List<String> devices) {
+    Objects.requireNonNull(definition, "definition");
+    int size = devices.size();
+    if (size < 1) {
+      throw new IllegalArgumentException("Solver group size must be >= 1 but was " + size);
+    }
     List<Net> built = new ArrayList<>(size);
     try {
       for (int i = 0; i < size; i++) {
-        built.add(NetProvider.build(memberDefinition(definition, i)));
+        built.add(
+            NetProvider.build(
+                definition.withSeed(definition.seed() + i).withDevice(devices.get(i))));
       }
       WeightCollection start = built.get(0).getWeights();
       for (int i = 1; i < size; i++) {
@@ -79,14 +104,6 @@ public final class SolverGroup implements Net {
                   return t;
                 });
     return new SolverGroup(List.copyOf(built), pool);
-  }
-
-  private static NetDefinition memberDefinition(NetDefinition d, int i) {
-    NetDefinition m = d.withSeed(d.seed() + i);
-    if (i > 0 && d.device().startsWith("gpu:")) {
-      m = m.withDevice("gpu:" + (Integer.parseInt(d.device().substring(4)) + i));
-    }
-    return m;
   }
 
   /** The number of solvers in the group. */

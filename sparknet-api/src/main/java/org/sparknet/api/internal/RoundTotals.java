@@ -26,6 +26,7 @@ public final class RoundTotals implements Serializable {
   private String divergence;
   private long[] examplesByPartition = new long[0];
   private int[] restartsByPartition = new int[0];
+  private String[] devicesByPartition = new String[0];
 
   /** Adds one partition's result; returns this. */
   public RoundTotals add(PartitionResult r) {
@@ -33,6 +34,10 @@ public final class RoundTotals implements Serializable {
     maxSetupMillis = Math.max(maxSetupMillis, w.timings().setupMillis());
     maxComputeMillis = Math.max(maxComputeMillis, w.timings().computeMillis());
     maxExtractMillis = Math.max(maxExtractMillis, w.timings().extractMillis());
+    if (w.device() != null && !w.device().isEmpty()) {
+      devicesByPartition = grown(devicesByPartition, w.partition() + 1);
+      devicesByPartition[w.partition()] = w.device();
+    }
     if (w.solverRestarted()) {
       restartsByPartition = grown(restartsByPartition, w.partition() + 1);
       restartsByPartition[w.partition()]++;
@@ -62,6 +67,12 @@ public final class RoundTotals implements Serializable {
     for (int p = 0; p < o.restartsByPartition.length; p++) {
       restartsByPartition[p] += o.restartsByPartition[p];
     }
+    devicesByPartition = grown(devicesByPartition, o.devicesByPartition.length);
+    for (int p = 0; p < o.devicesByPartition.length; p++) {
+      if (o.devicesByPartition[p] != null) {
+        devicesByPartition[p] = o.devicesByPartition[p];
+      }
+    }
     if (o.divergence != null) {
       noteDivergence(o.divergedPartition, o.divergence);
     }
@@ -81,6 +92,10 @@ public final class RoundTotals implements Serializable {
   }
 
   private static int[] grown(int[] a, int n) {
+    return a.length >= n ? a : Arrays.copyOf(a, n);
+  }
+
+  private static String[] grown(String[] a, int n) {
     return a.length >= n ? a : Arrays.copyOf(a, n);
   }
 
@@ -110,6 +125,11 @@ public final class RoundTotals implements Serializable {
       }
     }
     return out;
+  }
+
+  /** Where each partition's worker ran this round, by partition (null: the partition was idle). */
+  public List<String> devices() {
+    return Arrays.asList(devicesByPartition.clone());
   }
 
   public long examples() {

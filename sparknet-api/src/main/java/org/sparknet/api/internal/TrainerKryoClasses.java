@@ -126,6 +126,7 @@ public final class TrainerKryoClasses {
       out.writeLong(w.timings().extractMillis());
       out.writeBoolean(w.solverRestarted());
       out.writeString(w.divergence());
+      out.writeString(w.device());
       out.writeInt(r.values() == null ? -1 : r.values().length);
       if (r.values() != null) {
         out.writeFloats(r.values());
@@ -144,7 +145,8 @@ public final class TrainerKryoClasses {
       boolean restarted = in.readBoolean();
       String divergence = in.readString();
       WorkerReport report =
-          new WorkerReport(partition, examples, steps, lossSum, timings, restarted, divergence);
+          new WorkerReport(
+              partition, examples, steps, lossSum, timings, restarted, divergence, in.readString());
       int n = in.readInt();
       float[] values = n < 0 ? null : in.readFloats(n);
       return new PartitionResult(report, values, in.readDouble());

@@ -1,5 +1,8 @@
 package org.sparknet.api.internal;
 
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparknet.api.Net;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
@@ -11,16 +14,46 @@ import org.sparknet.api.data.ShardFeeder;
  * WorkerRegistry}; a worker is used by one task at a time (callers synchronise on it).
  */
 public final class Worker {
-  private final Net net;
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+  private Net net;
+  private List<String> devices;
   private long initializedToken = -1;
   private int lastRound = -1;
 
-  Worker(Net net) {
+  Worker(Net net, List<String> devices) {
     this.net = net;
+    this.devices = List.copyOf(devices);
   }
 
   public Net net() {
     return net;
+  }
+
+  /** The devices the net runs on, one per solver ("cpu" or "gpu:N"). */
+  List<String> devices() {
+    return devices;
+  }
+
+  /**
+   * Moves the worker to {@code moved}, a net of the same definition on other devices: the task of
+   * this partition was given other GPUs than the round before. Weights and solver state come along,
+   * so the solver carries on; the old net is closed.
+   */
+  void moveTo(Net moved, List<String> newDevices) {
+    try {
+      moved.setWeights(net.getWeights());
+      if (net.hasSolverState()) {
+        moved.setSolverState(net.getSolverState());
+      }
+    } catch (RuntimeException e) {
+      moved.close();
+      throw e;
+    }
+    LOG.info("Worker net '{}' moved from {} to {}", net.name(), devices, newDevices);
+    net.close();
+    net = moved;
+    devices = List.copyOf(newDevices);
   }
 
   /**
@@ -68,7 +101,8 @@ public final class Worker {
             steps.lossSum,
             new WorkerReport.WorkerTimings(millis(t1 - t0), millis(t2 - t1), millis(t3 - t2)),
             continuity == SolverContinuity.RESTARTED,
-            divergence);
+            divergence,
+            String.join(",", devices));
     return new PartitionResult(report, divergence == null ? values : null, weight);
   }
 

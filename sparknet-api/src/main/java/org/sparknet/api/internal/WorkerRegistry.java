@@ -10,6 +10,7 @@ import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.SolverGroup;
+import org.sparknet.api.device.TaskDevices;
 
 /**
  * The workers that live in this JVM (an executor, or the driver in local mode) across rounds: one
@@ -45,16 +46,25 @@ public final class WorkerRegistry {
   private static final ReentrantReadWriteLock BUILDS = new ReentrantReadWriteLock();
 
   /**
-   * The worker of {@code (trainerId, role, partition)}, built from {@code definition} (a {@link
-   * SolverGroup} of {@code groupSize} solvers when that is above 1) if this JVM has none yet.
+   * The worker of {@code (trainerId, role, partition)} for the current task: built from {@code
+   * definition} (a {@link SolverGroup} of {@code groupSize} solvers when that is above 1) on the
+   * devices this task gets ({@link TaskDevices}) if this JVM has none yet, or moved there when the
+   * task got other devices than the worker's net runs on.
    *
    * @throws IllegalStateException when the trainer was released in this JVM
    */
   static Acquired acquire(
       String trainerId, Role role, int partition, NetDefinition definition, int groupSize) {
+    List<String> devices =
+        TaskDevices.forTask(definition.engine(), definition.device(), partition, groupSize);
     Key key = new Key(trainerId, role, partition);
     Worker w = WORKERS.get(key);
     if (w != null) {
+      synchronized (w) {
+        if (!w.devices().equals(devices)) {
+          w.moveTo(build(definition, devices), devices);
+        }
+      }
       return new Acquired(w, false);
     }
     BUILDS.readLock().lock();
@@ -73,7 +83,7 @@ public final class WorkerRegistry {
               key,
               k -> {
                 built[0] = true;
-                return new Worker(build(definition, groupSize));
+                return new Worker(build(definition, devices), devices);
               });
       return new Acquired(got, built[0]);
     } finally {
@@ -81,8 +91,10 @@ public final class WorkerRegistry {
     }
   }
 
-  private static Net build(NetDefinition definition, int groupSize) {
-    return groupSize > 1 ? SolverGroup.build(definition, groupSize) : NetProvider.build(definition);
+  private static Net build(NetDefinition definition, List<String> devices) {
+    return devices.size() > 1
+        ? SolverGroup.build(definition, devices)
+        : NetProvider.build(definition.withDevice(devices.get(0)));
   }
 
   /** The worker of {@code (trainerId, role, partition)} if this JVM holds one, else null. */

@@ -10,6 +10,7 @@ import java.io.Serializable;
  * @param solverRestarted the solver did not continue from the previous round (see {@link
  *     SolverContinuity})
  * @param divergence null, or what went non-finite ("loss NaN", "weight ...")
+ * @param device where the worker's net ran: "cpu", "gpu:N", or a comma-separated list for a group
  */
 public record WorkerReport(
     int partition,
@@ -18,13 +19,14 @@ public record WorkerReport(
     double lossSum,
     WorkerTimings timings,
     boolean solverRestarted,
-    String divergence)
+    String divergence,
+    String device)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The report of a partition without data: it trained nothing. */
   public static WorkerReport idle(int partition) {
-    return new WorkerReport(partition, 0, 0, 0, WorkerTimings.NONE, false, null);
+    return new WorkerReport(partition, 0, 0, 0, WorkerTimings.NONE, false, null, "");
   }
 
   /**

@@ -21,6 +21,7 @@ import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.predict.Prediction;
@@ -101,7 +102,8 @@ final class StageInference {
     if (!rows.hasNext()) {
       return rows;
     }
-    Net net = NetProvider.build(plan.definition());
+    Net net =
+        NetProvider.build(TaskDevices.resolve(plan.definition(), TaskContext.getPartitionId()));
     boolean[] closed = {false};
     Runnable close =
         () -> {

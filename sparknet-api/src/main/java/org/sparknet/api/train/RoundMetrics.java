@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,6 +30,7 @@ public final class RoundMetrics implements Serializable {
   private final Map<String, Float> validation;
   private final Timings timings;
   private final long timestampMillis;
+  private final List<String> devices;
 
   /**
    * Where the round's time went, in milliseconds.
@@ -61,6 +65,7 @@ public final class RoundMetrics implements Serializable {
     this.validation = Map.copyOf(b.validation);
     this.timings = b.timings;
     this.timestampMillis = b.timestampMillis;
+    this.devices = Collections.unmodifiableList(new ArrayList<>(b.devices));
   }
 
   public static Builder builder() {
@@ -111,6 +116,14 @@ public final class RoundMetrics implements Serializable {
     return timestampMillis;
   }
 
+  /**
+   * Where each partition's worker ran in this round, by partition: "cpu", "gpu:N", or a
+   * comma-separated list for a group of solvers (null for a partition without data).
+   */
+  public List<String> devices() {
+    return devices;
+  }
+
   /** Examples per second of wall time. */
   public double imagesPerSecond() {
     return examples * 1000.0 / Math.max(1, timings.wallMillis());
@@ -157,6 +170,8 @@ public final class RoundMetrics implements Serializable {
     o.put("schedulingMillis", timings.schedulingMillis());
     o.put("wallMillis", timings.wallMillis());
     o.put("validationMillis", timings.validationMillis());
+    var d = o.putArray("devices");
+    devices.forEach(d::add);
     ObjectNode v = o.putObject("validation");
     new TreeMap<>(validation).forEach((k, x) -> putNumber(v, k, x));
     try {
@@ -212,8 +227,14 @@ public final class RoundMetrics implements Serializable {
     private Map<String, Float> validation = Map.of();
     private Timings timings = new Timings(0, 0, 0, 0, 0, 0);
     private long timestampMillis = System.currentTimeMillis();
+    private List<String> devices = List.of();
 
     private Builder() {}
+
+    public Builder devices(List<String> d) {
+      this.devices = d;
+      return this;
+    }
 
     public Builder round(int r) {
       this.round = r;

@@ -78,6 +78,7 @@ final class RoundResults {
         .steps(t.maxSteps())
         .examples(t.examples())
         .epoch(total == 0 ? 0 : (double) fed / total)
+        .devices(t.devices())
         .meanLoss(t.lossSum() / t.examples());
   }
 

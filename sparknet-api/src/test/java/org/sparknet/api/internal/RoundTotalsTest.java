@@ -33,7 +33,8 @@ class RoundTotalsTest {
             divergence == null ? 0.5 * n : Double.NaN,
             WorkerReport.WorkerTimings.NONE,
             restarted,
-            divergence);
+            divergence,
+            "gpu:" + p);
     return new PartitionResult(r, divergence == null ? w : null, n);
   }
 
@@ -95,6 +96,7 @@ class RoundTotalsTest {
     assertEquals(java.util.List.of(1, 3), merged.restartedPartitions());
     assertEquals(java.util.List.of(), new RoundTotals().add(result(0, 4, w)).restartedPartitions());
     assertEquals(12, merged.examples(), "a restarted partition's examples count once");
+    assertEquals(java.util.Arrays.asList("gpu:0", "gpu:1", null, "gpu:3"), merged.devices());
     assertArrayEquals(w, merged.sum().mean());
   }
 }

@@ -158,7 +158,8 @@ class SparkNetKryoRegistratorTest {
     SerializerInstance ser = kryo();
     float[] w = {1f, Float.NaN, -3.5f};
     WorkerReport report =
-        new WorkerReport(2, 128, 50, 17.25, new WorkerReport.WorkerTimings(3, 900, 4), true, null);
+        new WorkerReport(
+            2, 128, 50, 17.25, new WorkerReport.WorkerTimings(3, 900, 4), true, null, "gpu:1");
     PartitionResult r = new PartitionResult(report, w, 128);
     PartitionResult back =
         ser.deserialize(ser.serialize(r, tag(PartitionResult.class)), tag(PartitionResult.class));

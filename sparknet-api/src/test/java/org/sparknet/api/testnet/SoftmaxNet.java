@@ -26,7 +26,8 @@ import org.sparknet.ndarray.Shape;
  * {@code batch}, {@code testBatch} (default: batch), {@code lr}, {@code momentum} (default 0),
  * {@code init} (std of the initial weights, default 0.01; drawn from the definition's seed), {@code
  * stepsize} and {@code gamma} (Caffe's "step" policy, {@code lr gamma^floor(iter / stepsize)};
- * default: a fixed rate).
+ * default: a fixed rate), and {@code stepMillis} (a sleep in every training step, default 0: a
+ * stand-in for a slow engine or a slow machine).
  */
 public final class SoftmaxNet implements Net {
   private static final AtomicInteger LIVE = new AtomicInteger();
@@ -39,6 +40,7 @@ public final class SoftmaxNet implements Net {
   private final float momentum;
   private final int stepsize;
   private final float gamma;
+  private final long stepMillis;
   private final float[] w;
   private final float[] b;
   private final float[] vw;
@@ -71,6 +73,7 @@ public final class SoftmaxNet implements Net {
     momentum = Float.parseFloat(kv.getOrDefault("momentum", "0"));
     stepsize = Integer.parseInt(kv.getOrDefault("stepsize", "0"));
     gamma = Float.parseFloat(kv.getOrDefault("gamma", "1"));
+    stepMillis = Long.parseLong(kv.getOrDefault("stepMillis", "0"));
     float init = Float.parseFloat(kv.getOrDefault("init", "0.01"));
     w = new float[classes * features];
     b = new float[classes];
@@ -85,6 +88,17 @@ public final class SoftmaxNet implements Net {
     testData = NDArray.zeros(testBatch, features);
     testLabel = NDArray.zeros(testBatch);
     LIVE.incrementAndGet();
+  }
+
+  private static void sleep(long millis) {
+    if (millis <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Nets created and not yet closed, in this JVM. */
@@ -177,6 +191,7 @@ public final class SoftmaxNet implements Net {
     float[] gb = new float[b.length];
     double lossSum = 0;
     for (int s = 0; s < numSteps; s++) {
+      sleep(stepMillis);
       feeder.fill(inputs(Phase.TRAIN));
       float[] x = trainData.toArray();
       float[] y = trainLabel.toArray();

@@ -3,6 +3,7 @@ package org.sparknet.apps.predict;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -20,6 +21,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.predict.Prediction;
@@ -97,7 +99,7 @@ public final class BatchInference {
     if (!examples.hasNext()) {
       return List.of();
     }
-    try (Net net = NetProvider.build(def)) {
+    try (Net net = NetProvider.build(TaskDevices.resolve(def, TaskContext.getPartitionId()))) {
       net.setWeights(weights);
       // Nets whose features blob is not called "data" get their first input.
       Set<String> inputs = net.inputShapes(Phase.TEST).keySet();

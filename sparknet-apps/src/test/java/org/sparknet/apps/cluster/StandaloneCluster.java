@@ -81,6 +81,18 @@ public final class StandaloneCluster implements AutoCloseable {
    */
   public static StandaloneCluster start(int workerCount, String workerMemory)
       throws IOException, InterruptedException {
+    return start(workerCount, new WorkerSpec(1, workerMemory, Map.of()));
+  }
+
+  /**
+   * How each worker is started: its cores and memory, and Spark settings of its own (for example
+   * {@code spark.worker.resource.gpu.amount} and its discovery script).
+   */
+  public record WorkerSpec(int cores, String memory, Map<String, String> conf) {}
+
+  /** Starts a master and {@code workerCount} workers of {@code spec}; see the method above. */
+  public static StandaloneCluster start(int workerCount, WorkerSpec spec)
+      throws IOException, InterruptedException {
     String run = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
     Path dir = TARGET.resolve("cluster").resolve(run);
     Files.createDirectories(dir);
@@ -88,7 +100,7 @@ public final class StandaloneCluster implements AutoCloseable {
     try {
       c.startMaster();
       for (int i = 0; i < workerCount; i++) {
-        c.startWorker(i, workerMemory);
+        c.startWorker(i, spec);
       }
       c.awaitAliveWorkers(workerCount, START_TIMEOUT);
       return c;
@@ -205,6 +217,22 @@ public final class StandaloneCluster implements AutoCloseable {
   public SparkSubmitProcess submit(
       String name, Path jar, Map<String, String> conf, Path log4j, List<String> appArgs)
       throws IOException {
+    return submit(name, jar, "org.sparknet.apps.cli.SparkNetCli", List.of(), conf, log4j, appArgs);
+  }
+
+  /**
+   * Like {@link #submit(String, Path, Map, Path, List)}, for any main class of {@code jar}, with
+   * more jars on the driver's and executors' class paths ({@code --jars}).
+   */
+  public SparkSubmitProcess submit(
+      String name,
+      Path jar,
+      String mainClass,
+      List<Path> jars,
+      Map<String, String> conf,
+      Path log4j,
+      List<String> appArgs)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin());
     cmd.add("-Xmx1g");
@@ -226,8 +254,12 @@ public final class StandaloneCluster implements AutoCloseable {
           cmd.add("--conf");
           cmd.add(k + "=" + v);
         });
+    if (!jars.isEmpty()) {
+      cmd.add("--jars");
+      cmd.add(String.join(",", jars.stream().map(Path::toString).toList()));
+    }
     cmd.add("--class");
-    cmd.add("org.sparknet.apps.cli.SparkNetCli");
+    cmd.add(mainClass);
     cmd.add(jar.toString());
     cmd.addAll(appArgs);
     Path log = dir.resolve(name + ".log");
@@ -254,10 +286,11 @@ public final class StandaloneCluster implements AutoCloseable {
                 "--port",
                 Integer.toString(masterPort),
                 "--webui-port",
-                Integer.toString(webUiPort))));
+                Integer.toString(webUiPort)),
+            Map.of()));
   }
 
-  private void startWorker(int i, String memory) throws IOException {
+  private void startWorker(int i, WorkerSpec spec) throws IOException {
     String host = "127.0.0." + (i + 1);
     Path work = dir.resolve("worker-" + i);
     Files.createDirectories(work);
@@ -270,19 +303,22 @@ public final class StandaloneCluster implements AutoCloseable {
                 "--host",
                 host,
                 "--cores",
-                "1",
+                Integer.toString(spec.cores()),
                 "--memory",
-                memory,
+                spec.memory(),
                 "--work-dir",
                 work.toString(),
                 "--webui-port",
                 "0",
-                masterUrl()));
+                masterUrl()),
+            spec.conf());
     daemons.add(p);
     workers.add(p);
   }
 
-  private Process daemon(String name, String host, List<String> mainAndArgs) throws IOException {
+  private Process daemon(
+      String name, String host, List<String> mainAndArgs, Map<String, String> sparkConf)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin());
     cmd.add("-Xmx256m");
@@ -291,6 +327,7 @@ public final class StandaloneCluster implements AutoCloseable {
     // silent for the timeout. 20 s instead of 60 s so a lost worker shows soon, with room for a
     // loaded 2-core machine.
     cmd.add("-Dspark.worker.timeout=" + WORKER_TIMEOUT_SECONDS);
+    sparkConf.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
     cmd.add("-cp");
     cmd.add(sparkJars() + File.separator + "*");
     cmd.addAll(mainAndArgs);

@@ -1,0 +1,138 @@
+package org.sparknet.api.device;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.TaskContext;
+import org.apache.spark.resource.ResourceInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
+import scala.Option;
+
+/**
+ * The device each net of a Spark task runs on. A definition's device is "cpu" or "gpu:N" (used as
+ * it is; a group of k solvers on "gpu:N" takes N..N+k-1), or a rule resolved here on the task's
+ * executor:
+ *
+ * <ul>
+ *   <li>"auto": the GPUs Spark assigned to the task ({@code TaskContext.resources()}, with {@code
+ *       spark.task.resource.gpu.amount}), else the CPU;
+ *   <li>"gpu": the GPUs Spark assigned to the task, else the engine's visible GPUs round-robin by
+ *       partition (logged, since two executors on one machine then share GPUs); an error when no
+ *       GPU is visible.
+ * </ul>
+ *
+ * A group of k solvers takes k GPUs: the task must have been assigned at least k.
+ */
+public final class TaskDevices {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskDevices.class);
+
+  private TaskDevices() {}
+
+  /**
+   * The definition for a net on the driver, which only reads shapes and weights (and warms up): a
+   * rule becomes the CPU, since the driver is often a machine without GPUs.
+   */
+  public static NetDefinition forDriver(NetDefinition def) {
+    return def.hasConcreteDevice() ? def : def.withDevice("cpu");
+  }
+
+  /** The definition with the concrete device of the current task's one net. */
+  public static NetDefinition resolve(NetDefinition def, int partition) {
+    return def.hasConcreteDevice()
+        ? def
+        : def.withDevice(forTask(def.engine(), def.device(), partition, 1).get(0));
+  }
+
+  /** The concrete devices of the current task's {@code k} solvers. */
+  public static List<String> forTask(String engine, String device, int partition, int k) {
+    String[] assigned = assignedGpus();
+    int visible =
+        device.equals("gpu") && assigned.length == 0
+            ? NetProvider.forEngine(engine).visibleGpus()
+            : 0;
+    List<String> devices = assign(device, partition, k, assigned, visible);
+    if (device.equals("gpu") && assigned.length == 0) {
+      LOG.warn(
+          "Spark assigned no GPU to the task of partition {} (set spark.executor.resource.gpu.amount"
+              + " and spark.task.resource.gpu.amount): it uses {}, round-robin over {} visible GPUs",
+          partition,
+          devices,
+          visible);
+    }
+    return devices;
+  }
+
+  /** The addresses of the GPUs Spark assigned to the current task (none outside a task). */
+  static String[] assignedGpus() {
+    TaskContext tc = TaskContext.get();
+    if (tc == null) {
+      return new String[0];
+    }
+    Option<ResourceInformation> gpus = tc.resources().get("gpu");
+    return gpus.isDefined() ? gpus.get().addresses() : new String[0];
+  }
+
+  /**
+   * The rule itself.
+   *
+   * @param assigned the task's GPU addresses from Spark (empty when none)
+   * @param visible the GPUs the engine sees (used by "gpu" when Spark assigned none)
+   * @throws IllegalArgumentException when the task or the machine has fewer GPUs than needed
+   */
+  static List<String> assign(String device, int partition, int k, String[] assigned, int visible) {
+    List<String> out = new ArrayList<>(k);
+    if (device.equals("cpu") || (device.equals("auto") && assigned.length == 0)) {
+      for (int i = 0; i < k; i++) {
+        out.add("cpu");
+      }
+      return out;
+    }
+    if (device.startsWith("gpu:")) {
+      int first = Integer.parseInt(device.substring(4));
+      for (int i = 0; i < k; i++) {
+        out.add("gpu:" + (first + i));
+      }
+      return out;
+    }
+    if (assigned.length > 0) {
+      if (assigned.length < k) {
+        throw new IllegalArgumentException(
+            "The task of partition "
+                + partition
+                + " was assigned "
+                + assigned.length
+                + " GPU(s) but its group has "
+                + k
+                + " solvers, one per GPU; set spark.task.resource.gpu.amount="
+                + k);
+      }
+      for (int i = 0; i < k; i++) {
+        out.add("gpu:" + assigned[i]);
+      }
+      return out;
+    }
+    return roundRobin(partition, k, visible);
+  }
+
+  private static List<String> roundRobin(int partition, int k, int visible) {
+    if (visible == 0) {
+      throw new IllegalArgumentException(
+          "Device 'gpu' was asked for, but Spark assigned no GPU to the task of partition "
+              + partition
+              + " and no GPU is visible on this executor (no CUDA driver, no device, or a CPU-only"
+              + " build of the engine); use --device cpu, or run on GPU executors");
+    }
+    if (k > visible) {
+      throw new IllegalArgumentException(
+          "A group of " + k + " solvers needs " + k + " GPUs but " + visible + " are visible");
+    }
+    List<String> out = new ArrayList<>(k);
+    int first = (int) ((long) partition * k % visible);
+    for (int i = 0; i < k; i++) {
+      out.add("gpu:" + ((first + i) % visible));
+    }
+    return out;
+  }
+}
