@@ -17,15 +17,17 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * The metrics file of a training run on any Hadoop file system: one JSON object per round, one per
- * line. A run starts the file anew, so runs never mix; a run resumed from a checkpoint of round r
- * keeps the lines of rounds 1..r that the file already holds. Each line is flushed as it is written
- * (visible at once on HDFS and local disks; on object stores, when the trainer closes).
+ * line. A run starts the file anew when it writes its first round, so runs never mix and a run that
+ * fails before its first round leaves the file as it was; a run resumed from a checkpoint of round
+ * r keeps the lines of rounds 1..r that the file already holds. Each line is flushed as it is
+ * written (visible at once on HDFS and local disks; on object stores, when the trainer closes).
  */
 public final class MetricsLog implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path path;
   private final FileSystem fs;
+  private List<String> kept = List.of();
   private FSDataOutputStream out;
 
   public MetricsLog(String uri, Configuration conf) {
@@ -39,20 +41,27 @@ public final class MetricsLog implements AutoCloseable {
     }
   }
 
-  /** Starts the file: empty, or with the existing lines of rounds up to {@code resumedRound}. */
+  /**
+   * Reads the lines a resumed run keeps: those of rounds up to {@code resumedRound} (none for a new
+   * run). The file is not touched until the first {@link #append}.
+   */
   public void start(int resumedRound) {
     try {
-      List<String> kept = resumedRound > 0 ? linesUpTo(resumedRound) : List.of();
-      if (path.getParent() != null) {
-        fs.mkdirs(path.getParent());
-      }
-      out = fs.create(path, true);
-      for (String line : kept) {
-        writeLine(line);
-      }
+      kept = resumedRound > 0 ? linesUpTo(resumedRound) : List.of();
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the metrics file " + path, e);
+      throw new UncheckedIOException("Cannot read the metrics file " + path, e);
     }
+  }
+
+  private void open() throws IOException {
+    if (path.getParent() != null) {
+      fs.mkdirs(path.getParent());
+    }
+    out = fs.create(path, true);
+    for (String line : kept) {
+      writeLine(line);
+    }
+    kept = List.of();
   }
 
   private List<String> linesUpTo(int round) throws IOException {
@@ -82,10 +91,10 @@ public final class MetricsLog implements AutoCloseable {
 
   /** Appends one line (a JSON object without newline) and flushes it. */
   public void append(String jsonLine) {
-    if (out == null) {
-      start(0);
-    }
     try {
+      if (out == null) {
+        open();
+      }
       writeLine(jsonLine);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot append to the metrics file " + path, e);
