@@ -3,10 +3,8 @@ package org.sparknet.ndarray;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.nio.FloatBuffer;
 import java.util.Arrays;
 import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.openblas.global.openblas;
 
 /**
  * A tensor of 32-bit floats over native memory: an owning array, or a strided view that shares the
@@ -39,6 +37,19 @@ public final class NDArray implements AutoCloseable, Serializable {
   private final transient long[] strides;
   private final transient long size;
   private transient volatile boolean closed;
+
+  /** The dimensions, not copied: for this package's own arithmetic. */
+  int[] dimsRef() {
+    return dims;
+  }
+
+  Storage storage() {
+    return storage;
+  }
+
+  long offset() {
+    return offset;
+  }
 
   private NDArray(Storage storage, boolean owner, long offset, Shape shape, long[] strides) {
     this.storage = storage;
@@ -302,32 +313,7 @@ public final class NDArray implements AutoCloseable, Serializable {
 
   /** Copies the elements in row-major order into {@code dest} from {@code destOffset}. */
   public void copyTo(float[] dest, int destOffset) {
-    checkOpen();
-    if (destOffset < 0 || (long) destOffset + size > dest.length) {
-      throw new IllegalArgumentException(
-          "Array of shape "
-              + shape
-              + " ("
-              + size
-              + " floats) does not fit in a float["
-              + dest.length
-              + "] at offset "
-              + destOffset);
-    }
-    if (size == 0) {
-      return;
-    }
-    if (isContiguous()) {
-      FloatBuffer b = storage.buffer().duplicate();
-      b.position((int) offset);
-      b.get(dest, destOffset, (int) size);
-    } else {
-      FloatBuffer b = storage.buffer();
-      Walker w = new Walker();
-      for (int i = 0, n = (int) size; i < n; i++) {
-        dest[destOffset + i] = b.get(w.next());
-      }
-    }
+    BulkCopies.toHeap(this, dest, destOffset);
   }
 
   /** Copies {@code src} (row-major, exactly size() floats) into this array. */
@@ -347,92 +333,24 @@ public final class NDArray implements AutoCloseable, Serializable {
 
   /** Copies size() floats of {@code src} starting at {@code srcOffset} into this array. */
   public void copyFrom(float[] src, int srcOffset) {
-    checkOpen();
-    if (srcOffset < 0 || (long) srcOffset + size > src.length) {
-      throw new IllegalArgumentException(
-          "Array of shape "
-              + shape
-              + " needs "
-              + size
-              + " floats but float["
-              + src.length
-              + "] from offset "
-              + srcOffset
-              + " has fewer");
-    }
-    if (size == 0) {
-      return;
-    }
-    if (isContiguous()) {
-      FloatBuffer b = storage.buffer().duplicate();
-      b.position((int) offset);
-      b.put(src, srcOffset, (int) size);
-    } else {
-      FloatBuffer b = storage.buffer();
-      Walker w = new Walker();
-      for (int i = 0, n = (int) size; i < n; i++) {
-        b.put(w.next(), src[srcOffset + i]);
-      }
-    }
+    BulkCopies.fromHeap(this, src, srcOffset);
   }
 
   /** Copies another array of the same shape into this one. */
   public void copyFrom(NDArray src) {
-    checkSameShape(src, "copyFrom");
-    if (size == 0 || src.sameLayout(this)) {
-      return;
-    }
-    if (src.storage == storage) {
-      copyFrom(src.toArray(), 0); // overlapping views: read all of src before writing
-    } else if (isContiguous() && src.isContiguous()) {
-      openblas.cblas_scopy((int) size, src.ptr(), 1, ptr(), 1);
-    } else {
-      FloatBuffer from = src.storage.buffer();
-      FloatBuffer to = storage.buffer();
-      Walker r = src.new Walker();
-      Walker w = new Walker();
-      for (long i = 0; i < size; i++) {
-        to.put(w.next(), from.get(r.next()));
-      }
-    }
+    BulkCopies.between(src, this);
   }
 
   // ---------------------------------------------------------------- arithmetic (in place)
 
   /** Sets every element to {@code value}. */
   public NDArray fill(float value) {
-    checkOpen();
-    FloatBuffer b = storage.buffer();
-    if (isContiguous()) {
-      for (int i = (int) offset, end = (int) (offset + size); i < end; i++) {
-        b.put(i, value);
-      }
-    } else {
-      Walker w = new Walker();
-      for (long i = 0; i < size; i++) {
-        b.put(w.next(), value);
-      }
-    }
-    return this;
+    return ElementOps.fill(this, value);
   }
 
   /** this *= alpha. */
   public NDArray scale(float alpha) {
-    checkOpen();
-    if (size == 0) {
-      return this;
-    }
-    if (isContiguous()) {
-      openblas.cblas_sscal((int) size, alpha, ptr(), 1);
-    } else {
-      FloatBuffer b = storage.buffer();
-      Walker w = new Walker();
-      for (long i = 0; i < size; i++) {
-        int p = w.next();
-        b.put(p, b.get(p) * alpha);
-      }
-    }
-    return this;
+    return ElementOps.scale(this, alpha);
   }
 
   /** this += other. */
@@ -442,57 +360,12 @@ public final class NDArray implements AutoCloseable, Serializable {
 
   /** this += alpha * other (BLAS axpy). */
   public NDArray addScaled(float alpha, NDArray other) {
-    checkSameShape(other, "addScaled");
-    if (size == 0) {
-      return this;
-    }
-    if (other.storage == storage && !other.sameLayout(this)) {
-      // Overlapping views: read all of other before writing (same layout is safe element-wise).
-      try (NDArray copy = NDArray.create(other.toArray(), dims)) {
-        return addScaled(alpha, copy);
-      }
-    }
-    if (isContiguous() && other.isContiguous()) {
-      openblas.cblas_saxpy((int) size, alpha, other.ptr(), 1, ptr(), 1);
-    } else {
-      FloatBuffer x = other.storage.buffer();
-      FloatBuffer y = storage.buffer();
-      Walker r = other.new Walker();
-      Walker w = new Walker();
-      for (long i = 0; i < size; i++) {
-        int p = w.next();
-        y.put(p, y.get(p) + alpha * x.get(r.next()));
-      }
-    }
-    return this;
+    return ElementOps.addScaled(this, alpha, other);
   }
 
-  /**
-   * Sum of element-wise products, accumulated in double in row-major order (a plain loop:
-   * OpenBLAS's {@code cblas_dsdot} was measured to accumulate in float on this build).
-   */
+  /** Sum of element-wise products, accumulated in double in row-major order. */
   public double dot(NDArray other) {
-    checkSameShape(other, "dot");
-    if (size == 0) {
-      return 0;
-    }
-    FloatBuffer x = storage.buffer();
-    FloatBuffer y = other.storage.buffer();
-    double s = 0;
-    if (isContiguous() && other.isContiguous()) {
-      int i = (int) offset;
-      int j = (int) other.offset;
-      for (int end = (int) (offset + size); i < end; i++, j++) {
-        s += (double) x.get(i) * y.get(j);
-      }
-      return s;
-    }
-    Walker a = new Walker();
-    Walker b = other.new Walker();
-    for (long i = 0; i < size; i++) {
-      s += (double) x.get(a.next()) * y.get(b.next());
-    }
-    return s;
+    return ElementOps.dot(this, other);
   }
 
   /** Euclidean norm. */
@@ -513,145 +386,22 @@ public final class NDArray implements AutoCloseable, Serializable {
    */
   public NDArray gemm(
       float alpha, NDArray a, boolean transA, NDArray b, boolean transB, float beta) {
-    checkOpen();
-    a.checkOpen();
-    b.checkOpen();
-    checkMatrix(a, "a");
-    checkMatrix(b, "b");
-    checkMatrix(this, "the result (this)");
-    int m = transA ? a.dims[1] : a.dims[0];
-    int k = transA ? a.dims[0] : a.dims[1];
-    int kb = transB ? b.dims[1] : b.dims[0];
-    int n = transB ? b.dims[0] : b.dims[1];
-    String ops =
-        (transA ? "a^T " : "a ")
-            + a.shape
-            + " x "
-            + (transB ? "b^T " : "b ")
-            + b.shape
-            + " -> this "
-            + shape;
-    if (k != kb) {
-      throw new IllegalArgumentException(
-          "gemm: inner dimensions differ ("
-              + k
-              + " vs "
-              + kb
-              + ") in "
-              + ops
-              + "; transpose an operand or fix its shape");
-    }
-    if (dims[0] != m || dims[1] != n) {
-      throw new IllegalArgumentException(
-          "gemm: the result must be [" + m + ", " + n + "] but is " + shape + " in " + ops);
-    }
-    if (a.storage == storage || b.storage == storage) {
-      throw new IllegalArgumentException(
-          "gemm: the result shares memory with an operand in "
-              + ops
-              + "; write into another array");
-    }
-    if (size == 0) {
-      return this;
-    }
-    if (k == 0) {
-      return scale(beta); // empty sum: BLAS implementations disagree on lda for k = 0
-    }
-    openblas.cblas_sgemm(
-        openblas.CblasRowMajor,
-        transA ? openblas.CblasTrans : openblas.CblasNoTrans,
-        transB ? openblas.CblasTrans : openblas.CblasNoTrans,
-        m,
-        n,
-        k,
-        alpha,
-        a.ptr(),
-        a.dims[1],
-        b.ptr(),
-        b.dims[1],
-        beta,
-        ptr(),
-        n);
-    return this;
+    return MatrixOps.gemm(this, alpha, a, transA, b, transB, beta);
   }
 
   /** A new owning array {@code a b} (OpenBLAS); see {@link #gemm}. */
   public static NDArray matmul(NDArray a, NDArray b) {
-    checkMatrix(a, "a");
-    checkMatrix(b, "b");
-    NDArray c = zeros(a.dims[0], b.dims[1]);
-    try {
-      return c.gemm(1f, a, false, b, false, 0f);
-    } catch (RuntimeException e) {
-      c.close();
-      throw e;
-    }
+    return MatrixOps.matmul(a, b);
   }
 
-  private static void checkMatrix(NDArray x, String role) {
-    x.checkOpen();
-    if (x.dims.length != 2) {
-      throw new IllegalArgumentException(
-          "gemm: " + role + " must be a matrix (rank 2) but has shape " + x.shape);
-    }
-    if (!x.isContiguous()) {
-      throw new IllegalArgumentException(
-          "gemm: "
-              + role
-              + " of shape "
-              + x.shape
-              + " is a strided view (strides "
-              + Arrays.toString(x.strides)
-              + "); BLAS needs row-major contiguous memory, copy it first");
-    }
-  }
-
-  /**
-   * Applies the logistic function {@code 1 / (1 + exp(-x))} to every element, in place. A plain
-   * loop over the memory: OpenBLAS has no element-wise transcendental functions, and the JIT's
-   * {@code Math.exp} costs less than a JNI call per block would save.
-   */
+  /** Applies the logistic function {@code 1 / (1 + exp(-x))} to every element, in place. */
   public NDArray sigmoid() {
-    checkOpen();
-    FloatBuffer buf = storage.buffer();
-    if (isContiguous()) {
-      for (int i = (int) offset, end = (int) (offset + size); i < end; i++) {
-        buf.put(i, logistic(buf.get(i)));
-      }
-    } else {
-      Walker w = new Walker();
-      for (long i = 0; i < size; i++) {
-        int p = w.next();
-        buf.put(p, logistic(buf.get(p)));
-      }
-    }
-    return this;
+    return MatrixOps.sigmoid(this);
   }
 
-  private static float logistic(float x) {
-    return (float) (1.0 / (1.0 + Math.exp(-x)));
-  }
-
-  /**
-   * Adds {@code row} (shape [columns]) to every row of this matrix, in place (a bias); a plain loop
-   * over contiguous memory (one axpy per row would cost a JNI call per row).
-   */
+  /** Adds {@code row} (shape [columns]) to every row of this matrix, in place (a bias). */
   public NDArray addRowVector(NDArray row) {
-    checkMatrix(this, "addRowVector's target");
-    row.checkOpen();
-    if (row.dims.length != 1 || row.dims[0] != dims[1]) {
-      throw new IllegalArgumentException(
-          "addRowVector: the row must have shape [" + dims[1] + "] but has " + row.shape);
-    }
-    float[] r = row.toArray(); // also copes with a row that overlaps this array
-    FloatBuffer buf = storage.buffer();
-    int cols = dims[1];
-    for (int i = 0, p = (int) offset; i < dims[0]; i++) {
-      for (int j = 0; j < cols; j++, p++) {
-        buf.put(p, buf.get(p) + r[j]);
-      }
-    }
-    return this;
+    return MatrixOps.addRowVector(this, row);
   }
 
   /**
@@ -659,31 +409,10 @@ public final class NDArray implements AutoCloseable, Serializable {
    * double in row order. {@code out} has shape [columns] and must not share memory with this.
    */
   public NDArray sumRows(float alpha, NDArray out, float beta) {
-    checkMatrix(this, "sumRows' source");
-    out.checkOpen();
-    if (out.dims.length != 1 || out.dims[0] != dims[1]) {
-      throw new IllegalArgumentException(
-          "sumRows: the output must have shape [" + dims[1] + "] but has " + out.shape);
-    }
-    if (out.storage == storage) {
-      throw new IllegalArgumentException("sumRows: the output shares memory with the source");
-    }
-    int cols = dims[1];
-    double[] acc = new double[cols];
-    FloatBuffer buf = storage.buffer();
-    for (int i = 0, p = (int) offset; i < dims[0]; i++) {
-      for (int j = 0; j < cols; j++, p++) {
-        acc[j] += buf.get(p);
-      }
-    }
-    for (int j = 0; j < cols; j++) {
-      float old = beta == 0f ? 0f : out.get(j);
-      out.set((float) (alpha * acc[j] + beta * old), j);
-    }
-    return out;
+    return MatrixOps.sumRows(this, alpha, out, beta);
   }
 
-  private void checkSameShape(NDArray other, String op) {
+  void checkSameShape(NDArray other, String op) {
     checkOpen();
     other.checkOpen();
     if (!shape.equals(other.shape)) {
@@ -693,7 +422,7 @@ public final class NDArray implements AutoCloseable, Serializable {
   }
 
   /** True when both arrays address the very same elements of the same storage, in order. */
-  private boolean sameLayout(NDArray o) {
+  boolean sameLayout(NDArray o) {
     return o.storage == storage && o.offset == offset && Arrays.equals(o.strides, strides);
   }
 
@@ -701,7 +430,7 @@ public final class NDArray implements AutoCloseable, Serializable {
    * Walks the storage positions of this array's elements in row-major order, one add per step (no
    * division per element as in flatToIndex). Callers check open and size first.
    */
-  private final class Walker {
+  final class Walker {
     private final int[] idx = new int[dims.length];
     private long pos = offset;
 
@@ -720,7 +449,7 @@ public final class NDArray implements AutoCloseable, Serializable {
   }
 
   /** A pointer at this array's first element; valid only until the call returns. */
-  private FloatPointer ptr() {
+  FloatPointer ptr() {
     return new FloatPointer(storage.pointer()).position(offset);
   }
 
@@ -747,38 +476,14 @@ public final class NDArray implements AutoCloseable, Serializable {
 
   // ---------------------------------------------------------------- serialization
 
-  /** Serialization proxy: the shape and a heap copy of the elements, row-major. */
-  private static final class SerialForm implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final Shape shape;
-    private final float[] data;
-
-    SerialForm(Shape shape, float[] data) {
-      this.shape = shape;
-      this.data = data;
-    }
-
-    /** A new owning array: the receiver must close it. */
-    private Object readResolve() throws InvalidObjectException {
-      if (shape == null || data == null || data.length != shape.size()) {
-        throw new InvalidObjectException(
-            "Serialized NDArray of shape "
-                + shape
-                + " carries "
-                + (data == null ? "no data" : data.length + " floats"));
-      }
-      return NDArray.create(data, shape.dims());
-    }
-  }
-
   /** Writes the contents; throws IllegalStateException if this array is closed. */
   private Object writeReplace() {
     checkOpen();
-    return new SerialForm(shape, toArray());
+    return new NDArraySerialForm(shape, toArray());
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
-    throw new InvalidObjectException("NDArray is serialized through its SerialForm proxy");
+    throw new InvalidObjectException("NDArray is serialized through its NDArraySerialForm proxy");
   }
 
   @Override
