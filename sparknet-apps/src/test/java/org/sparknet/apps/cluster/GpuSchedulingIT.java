@@ -31,9 +31,10 @@ import org.junit.jupiter.api.Test;
  * spark.executor.resource.gpu.amount}, {@code spark.task.resource.gpu.amount}), and an engine that
  * records each net it builds ({@link DeviceRecorderProvider}) instead of Caffe.
  *
- * <p>Broken builds this catches: a worker that ignores {@code TaskContext.resources()} builds both
- * nets on the same device (both partitions reported "gpu:0" when the mapping was stubbed to the
- * definition's first GPU); a group that takes one GPU for all its solvers fails the group check.
+ * <p>Broken builds this catches (each run once against a mutated TaskDevices): every task's net on
+ * "gpu:0" whatever Spark assigned gave "partition 1 built on another device ==> expected: gpu:1 but
+ * was: gpu:0" and, for the group, "the group's two solvers on the two GPUs ==> expected [gpu:1,
+ * gpu:0] but was [gpu:0]"; a group whose members all took the task's first GPU gave the latter.
  */
 class GpuSchedulingIT {
   private static StandaloneCluster cluster;
