@@ -1,6 +1,7 @@
 package org.sparknet.apps.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.plot.XyChart;
 
 /**
  * The main job end to end, exactly as README runs it: LeNet on the full Fashion-MNIST, 2 workers on
@@ -50,8 +52,11 @@ class DemoIT {
     assertTrue(epochs <= 3.0 && epochs > 2.9, "epochs " + epochs);
     assertTrue(accuracy >= 0.88, "Fashion-MNIST test accuracy " + accuracy + " < 0.88\n" + out);
 
+    // The loss chart (training and test loss) beside the test accuracy chart.
     BufferedImage img = ImageIO.read(png.toFile());
-    assertTrue(img != null && img.getWidth() >= 1000 && img.getHeight() >= 300, "plot " + png);
+    assertNotNull(img, png + " does not decode");
+    assertEquals(2 * XyChart.DEFAULT_WIDTH, img.getWidth(), "plot width");
+    assertEquals(XyChart.DEFAULT_HEIGHT, img.getHeight(), "plot height");
     assertEquals(28, Files.readAllLines(metrics).size(), "one JSON line per round");
   }
 }
