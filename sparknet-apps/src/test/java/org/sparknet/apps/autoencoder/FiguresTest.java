@@ -2,28 +2,19 @@ package org.sparknet.apps.autoencoder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.apps.plot.Figure;
+import org.sparknet.apps.testing.Pngs;
 import org.sparknet.ndarray.Shape;
 import org.sparknet.rbm.RbmNet;
 
 /** The auto-encoder's figures without training: tile layout, per-filter scaling, the scatter. */
 class FiguresTest {
-
-  private static BufferedImage decode(Figure f) throws IOException {
-    BufferedImage img = ImageIO.read(new ByteArrayInputStream(f.toPng()));
-    assertNotNull(img, "the PNG does not decode");
-    return img;
-  }
 
   /**
    * Three 4x4 filters (W is [16, 3]), two a row: each tile spans black to white whatever its own
@@ -42,7 +33,7 @@ class FiguresTest {
     WeightCollection rbm =
         new WeightCollection()
             .put(RbmNet.LAYER, List.of(new WeightCollection.Tensor(Shape.of(16, 3), w)));
-    BufferedImage img = decode(Figures.filters(rbm, 100, 2, side));
+    BufferedImage img = Pngs.decode(Figures.filters(rbm, 100, 2, side).toPng());
     assertArrayEquals(
         Figures.filterGridSize(3, 2, side), new int[] {img.getWidth(), img.getHeight()});
     int tile = side * Figures.FILTER_SCALE;
@@ -70,7 +61,7 @@ class FiguresTest {
     var chart = Figures.codes(codes, labels, List.of("T-shirt/top", "Trouser", "Pullover"));
     assertEquals(3, chart.series().size());
     assertEquals(2, chart.series().get(1).size());
-    BufferedImage img = decode(chart);
+    BufferedImage img = Pngs.decode(chart.toPng());
     assertEquals(Figures.SCATTER_SIZE, img.getWidth());
     assertEquals(Figures.SCATTER_SIZE, img.getHeight());
 

@@ -1,10 +1,8 @@
 package org.sparknet.apps.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.apps.plot.XyChart;
+import org.sparknet.apps.testing.Pngs;
 
 /**
  * The main job end to end, exactly as README runs it: LeNet on the full Fashion-MNIST, 2 workers on
@@ -53,10 +51,7 @@ class DemoIT {
     assertTrue(accuracy >= 0.88, "Fashion-MNIST test accuracy " + accuracy + " < 0.88\n" + out);
 
     // The loss chart (training and test loss) beside the test accuracy chart.
-    BufferedImage img = ImageIO.read(png.toFile());
-    assertNotNull(img, png + " does not decode");
-    assertEquals(2 * XyChart.DEFAULT_WIDTH, img.getWidth(), "plot width");
-    assertEquals(XyChart.DEFAULT_HEIGHT, img.getHeight(), "plot height");
+    Pngs.assertPng(png, 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     assertEquals(28, Files.readAllLines(metrics).size(), "one JSON line per round");
   }
 }

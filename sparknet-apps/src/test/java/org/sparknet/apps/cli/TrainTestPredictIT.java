@@ -1,16 +1,13 @@
 package org.sparknet.apps.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -21,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.apps.plot.XyChart;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
+import org.sparknet.apps.testing.Pngs;
 import org.sparknet.caffe.CaffeNet;
 
 /**
@@ -78,10 +76,7 @@ class TrainTestPredictIT {
     assertTrue(Files.size(model) > 1_000_000, "LeNet's 431,080 floats in " + model);
     assertEquals(4, Files.readAllLines(out.resolve("metrics.jsonl")).size(), "a line per round");
     // --plot: the loss chart (training loss, test loss) beside the test accuracy chart.
-    BufferedImage curves = ImageIO.read(tmp.resolve("curves.png").toFile());
-    assertNotNull(curves, "curves.png does not decode");
-    assertEquals(2 * XyChart.DEFAULT_WIDTH, curves.getWidth(), "curves.png width");
-    assertEquals(XyChart.DEFAULT_HEIGHT, curves.getHeight(), "curves.png height");
+    Pngs.assertPng(tmp.resolve("curves.png"), 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     double trainAccuracy = lastAccuracy(train.out());
     // 4 rounds x 2 workers x 10 steps x 64 = 5,120 examples (8.5 epochs of 600); chance is 0.1.
     assertTrue(trainAccuracy > 0.5, "accuracy after training " + trainAccuracy);

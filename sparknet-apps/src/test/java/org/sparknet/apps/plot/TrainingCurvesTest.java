@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sparknet.apps.testing.Pngs;
 
 /** What train --plot and demo draw: losses overlaid on one chart, accuracy on the next. */
 class TrainingCurvesTest {
@@ -44,7 +45,7 @@ class TrainingCurvesTest {
     assertEquals(1, accuracy.xAxis().min());
     assertEquals(5, accuracy.xAxis().max());
 
-    BufferedImage img = XyChartTest.decode(f.toPng());
+    BufferedImage img = Pngs.decode(f.toPng());
     assertEquals(2 * XyChart.DEFAULT_WIDTH, img.getWidth());
     assertEquals(XyChart.DEFAULT_HEIGHT, img.getHeight());
   }
@@ -57,7 +58,7 @@ class TrainingCurvesTest {
     XyChart chart = assertInstanceOf(XyChart.class, curves.toFigure());
     assertEquals("Fashion-MNIST: training loss", chart.title());
     assertEquals(XyChart.Legend.NONE, chart.legend());
-    BufferedImage img = XyChartTest.decode(chart.toPng());
+    BufferedImage img = Pngs.decode(chart.toPng());
     assertEquals(XyChart.DEFAULT_WIDTH, img.getWidth());
     assertEquals(XyChart.DEFAULT_HEIGHT, img.getHeight());
   }

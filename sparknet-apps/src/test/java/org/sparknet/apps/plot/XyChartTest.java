@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.awt.Graphics2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,7 +17,6 @@ import java.text.AttributedCharacterIterator;
 import java.text.CharacterIterator;
 import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.jfree.chart.ChartRenderingInfo;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.AxisState;
@@ -29,18 +27,13 @@ import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.ui.RectangleEdge;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.Pngs;
 
 /**
  * The chart facade: PNGs that decode at the size asked for, tick labels at round values on linear,
  * integer and logarithmic axes, legends, and clear errors for bad input.
  */
 class XyChartTest {
-
-  static BufferedImage decode(byte[] png) throws IOException {
-    BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
-    assertNotNull(img, "the PNG does not decode");
-    return img;
-  }
 
   /** The labelled (major) ticks of one axis of the chart, laid out at the chart's size. */
   static List<ValueTick> majorTicks(XyChart c, boolean xAxis) {
@@ -88,7 +81,7 @@ class XyChartTest {
             .addSeries(Series.of("training loss", new double[] {1, 2, 3}, new double[] {2, 1, .5}))
             .optSize(500, 300)
             .build();
-    BufferedImage img = decode(c.toPng());
+    BufferedImage img = Pngs.decode(c.toPng());
     assertEquals(500, img.getWidth());
     assertEquals(300, img.getHeight());
 
@@ -108,12 +101,12 @@ class XyChartTest {
             closed[0] = true;
           }
         });
-    assertEquals(500, decode(bytes.toByteArray()).getWidth());
+    assertEquals(500, Pngs.decode(bytes.toByteArray()).getWidth());
     assertTrue(!closed[0], "writePng(OutputStream) closed the caller's stream");
 
     Path file = tmp.resolve("a/b/loss.png");
     c.writePng(file);
-    assertEquals(300, ImageIO.read(file.toFile()).getHeight());
+    Pngs.assertPng(file, 500, 300);
   }
 
   /**
@@ -214,7 +207,7 @@ class XyChartTest {
     XyChart a = accuracyChart(0.85, 0.9);
     XyChart b = accuracyChart(0.9, 0.85);
     ChartGrid grid = ChartGrid.row(a, b);
-    BufferedImage img = decode(grid.toPng());
+    BufferedImage img = Pngs.decode(grid.toPng());
     assertEquals(2 * XyChart.DEFAULT_WIDTH, img.getWidth());
     assertEquals(XyChart.DEFAULT_HEIGHT, img.getHeight());
     for (int half = 0; half < 2; half++) {
