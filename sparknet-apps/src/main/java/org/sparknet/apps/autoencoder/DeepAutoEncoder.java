@@ -276,12 +276,8 @@ public final class DeepAutoEncoder {
       stack.add(rbmEngine.decodeWeights(defs.get(i), read(files.get(i)), files.get(i).toString()));
     }
     WeightCollection unrolled = AutoEncoderNet.unroll(stack);
-    Figures.writeFilters(
-        stack.get(0),
-        100,
-        10,
-        (int) Math.round(Math.sqrt(sizes[0])),
-        outDir.resolve("filters.png"));
+    Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0])))
+        .writePng(outDir.resolve("filters.png"));
     NetDefinition ae = AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed());
     double stackError = evaluate(ae, unrolled, heldOut, null);
 
@@ -315,7 +311,7 @@ public final class DeepAutoEncoder {
     Pca pca = Pca.fit(train, sizes[layers]);
     double pcaError = pca.reconstructionError(heldOut);
     int[] labels = heldOut.stream().mapToInt(e -> (int) e.label()).toArray();
-    Figures.writeCodes(codes, labels, classNames, outDir.resolve("codes.png"));
+    Figures.codes(codes, labels, classNames).writePng(outDir.resolve("codes.png"));
     train.unpersist(false);
     return new Result(
         rbmErrors, stackError, aeError, pcaError, rbmSeconds, finetuneSeconds, codes, files);

@@ -1,47 +1,29 @@
 package org.sparknet.apps.autoencoder;
 
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.geom.Ellipse2D;
 import java.awt.image.BufferedImage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.apps.plot.Axis;
+import org.sparknet.apps.plot.Figure;
+import org.sparknet.apps.plot.Series;
+import org.sparknet.apps.plot.XyChart;
 import org.sparknet.rbm.RbmNet;
 
 /**
- * The two figures of SINGA's dimensionality-reduction example, drawn with plain Java2D (headless):
- * the first RBM's filters as image tiles (Figure 16a) and the 2-D codes coloured by class (Figure
- * 16b).
+ * The two figures of SINGA's dimensionality-reduction example: the first RBM's filters as image
+ * tiles (Figure 16a, pixels) and the 2-D codes coloured by class (Figure 16b, a scatter chart).
  */
 public final class Figures {
   /** Pixels per filter pixel in the filter grid. */
   public static final int FILTER_SCALE = 2;
 
-  /** Gap between tiles, in pixels. */
+  /** White gap between tiles, in pixels. */
   public static final int FILTER_GAP = 2;
 
   /** Width and height of the scatter plot. */
   public static final int SCATTER_SIZE = 720;
-
-  private static final Color[] PALETTE = {
-    new Color(31, 119, 180),
-    new Color(255, 127, 14),
-    new Color(44, 160, 44),
-    new Color(214, 39, 40),
-    new Color(148, 103, 189),
-    new Color(140, 86, 75),
-    new Color(227, 119, 194),
-    new Color(127, 127, 127),
-    new Color(188, 189, 34),
-    new Color(23, 190, 207),
-  };
 
   private Figures() {}
 
@@ -53,12 +35,12 @@ public final class Figures {
   }
 
   /**
-   * Writes the first {@code count} hidden units' incoming weights of an RBM (layer {@value
-   * RbmNet#LAYER}, W [visible, hidden], visible = side x side) as grey tiles, each scaled to its
-   * own range (black lowest, white highest), {@code cols} a row.
+   * The first {@code count} hidden units' incoming weights of an RBM (layer {@value RbmNet#LAYER},
+   * W [visible, hidden], visible = side x side) as grey tiles on white, {@code cols} a row, each
+   * tile scaled to its own range (black lowest, white highest) as filters are usually shown: the
+   * weights' scales differ from unit to unit, their patterns are what is compared.
    */
-  public static void writeFilters(WeightCollection rbm, int count, int cols, int side, Path png) {
-    System.setProperty("java.awt.headless", "true");
+  public static Figure filters(WeightCollection rbm, int count, int cols, int side) {
     WeightCollection.Tensor w = rbm.get(RbmNet.LAYER).get(0);
     int visible = w.shape().dim(0);
     int hidden = w.shape().dim(1);
@@ -69,105 +51,86 @@ public final class Figures {
     count = Math.min(count, hidden);
     int[] size = filterGridSize(count, cols, side);
     BufferedImage img = new BufferedImage(size[0], size[1], BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
-    try {
-      g.setColor(new Color(60, 60, 60));
-      g.fillRect(0, 0, size[0], size[1]);
-      float[] data = w.data();
-      int tile = side * FILTER_SCALE;
-      for (int f = 0; f < count; f++) {
-        float lo = Float.POSITIVE_INFINITY;
-        float hi = Float.NEGATIVE_INFINITY;
-        for (int p = 0; p < visible; p++) {
-          float v = data[p * hidden + f];
-          lo = Math.min(lo, v);
-          hi = Math.max(hi, v);
-        }
-        float range = hi > lo ? hi - lo : 1f;
-        int x0 = FILTER_GAP + (f % cols) * (tile + FILTER_GAP);
-        int y0 = FILTER_GAP + (f / cols) * (tile + FILTER_GAP);
-        for (int p = 0; p < visible; p++) {
-          int grey = Math.round(255 * (data[p * hidden + f] - lo) / range);
-          g.setColor(new Color(grey, grey, grey));
-          g.fillRect(
-              x0 + (p % side) * FILTER_SCALE,
-              y0 + (p / side) * FILTER_SCALE,
-              FILTER_SCALE,
-              FILTER_SCALE);
+    int white = Color.WHITE.getRGB();
+    for (int y = 0; y < size[1]; y++) {
+      for (int x = 0; x < size[0]; x++) {
+        img.setRGB(x, y, white);
+      }
+    }
+    float[] data = w.data();
+    int tile = side * FILTER_SCALE;
+    for (int f = 0; f < count; f++) {
+      float lo = Float.POSITIVE_INFINITY;
+      float hi = Float.NEGATIVE_INFINITY;
+      for (int p = 0; p < visible; p++) {
+        float v = data[p * hidden + f];
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      float range = hi > lo ? hi - lo : 1f;
+      int x0 = FILTER_GAP + (f % cols) * (tile + FILTER_GAP);
+      int y0 = FILTER_GAP + (f / cols) * (tile + FILTER_GAP);
+      for (int p = 0; p < visible; p++) {
+        int grey = Math.round(255 * (data[p * hidden + f] - lo) / range);
+        int rgb = (grey << 16) | (grey << 8) | grey;
+        int px = x0 + (p % side) * FILTER_SCALE;
+        int py = y0 + (p / side) * FILTER_SCALE;
+        for (int dy = 0; dy < FILTER_SCALE; dy++) {
+          for (int dx = 0; dx < FILTER_SCALE; dx++) {
+            img.setRGB(px + dx, py + dy, rgb);
+          }
         }
       }
-    } finally {
-      g.dispose();
     }
-    write(img, png);
+    return Figure.of(img);
   }
 
-  /** Writes a scatter of 2-D codes, one dot per example coloured by class, with a legend. */
-  public static void writeCodes(float[][] codes, int[] labels, List<String> classes, Path png) {
+  /**
+   * A scatter of 2-D codes, one dot per example coloured by its class ({@code labels[i]} indexes
+   * {@code classes}), with the class names in a legend.
+   */
+  public static XyChart codes(float[][] codes, int[] labels, List<String> classes) {
     if (codes.length != labels.length) {
       throw new IllegalArgumentException(codes.length + " codes but " + labels.length + " labels");
     }
-    System.setProperty("java.awt.headless", "true");
-    int s = SCATTER_SIZE;
-    int margin = 40;
-    int legend = 150;
-    double minX = Double.POSITIVE_INFINITY;
-    double maxX = Double.NEGATIVE_INFINITY;
-    double minY = Double.POSITIVE_INFINITY;
-    double maxY = Double.NEGATIVE_INFINITY;
-    for (float[] c : codes) {
-      if (c.length != 2) {
-        throw new IllegalArgumentException("Codes must be 2-D but one has " + c.length + " values");
-      }
-      minX = Math.min(minX, c[0]);
-      maxX = Math.max(maxX, c[0]);
-      minY = Math.min(minY, c[1]);
-      maxY = Math.max(maxY, c[1]);
+    List<List<Double>> xs = new ArrayList<>();
+    List<List<Double>> ys = new ArrayList<>();
+    for (int c = 0; c < classes.size(); c++) {
+      xs.add(new ArrayList<>());
+      ys.add(new ArrayList<>());
     }
-    double spanX = maxX > minX ? maxX - minX : 1;
-    double spanY = maxY > minY ? maxY - minY : 1;
-    BufferedImage img = new BufferedImage(s, s, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
-    try {
-      g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setColor(Color.WHITE);
-      g.fillRect(0, 0, s, s);
-      g.setColor(Color.DARK_GRAY);
-      g.drawRect(margin, margin, s - 2 * margin - legend, s - 2 * margin);
-      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-      g.drawString("2-D codes of the deep auto-encoder, by class", margin, margin - 12);
-      int plotW = s - 2 * margin - legend;
-      int plotH = s - 2 * margin;
-      for (int i = 0; i < codes.length; i++) {
-        double x = margin + (codes[i][0] - minX) / spanX * plotW;
-        double y = margin + plotH - (codes[i][1] - minY) / spanY * plotH;
-        g.setColor(PALETTE[Math.floorMod(labels[i], PALETTE.length)]);
-        g.fill(new Ellipse2D.Double(x - 1.5, y - 1.5, 3, 3));
+    for (int i = 0; i < codes.length; i++) {
+      if (codes[i].length != 2) {
+        throw new IllegalArgumentException(
+            "Codes must be 2-D but code " + i + " has " + codes[i].length + " values");
       }
-      for (int c = 0; c < classes.size(); c++) {
-        int y = margin + 10 + c * 20;
-        g.setColor(PALETTE[c % PALETTE.length]);
-        g.fillRect(s - margin - legend + 15, y - 9, 10, 10);
-        g.setColor(Color.BLACK);
-        g.drawString(classes.get(c), s - margin - legend + 30, y);
+      if (labels[i] < 0 || labels[i] >= classes.size()) {
+        throw new IllegalArgumentException(
+            "Label "
+                + labels[i]
+                + " of code "
+                + i
+                + " names none of the "
+                + classes.size()
+                + " classes");
       }
-    } finally {
-      g.dispose();
+      xs.get(labels[i]).add((double) codes[i][0]);
+      ys.get(labels[i]).add((double) codes[i][1]);
     }
-    write(img, png);
-  }
-
-  private static void write(BufferedImage img, Path png) {
-    try {
-      Path parent = png.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      if (!ImageIO.write(img, "png", png.toFile())) {
-        throw new IllegalStateException("No PNG writer in this JVM");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + png, e);
+    XyChart.Builder chart =
+        XyChart.builder()
+            .optTitle("2-D codes of the deep auto-encoder, by class")
+            .setXAxis(Axis.linear("code 1"))
+            .setYAxis(Axis.linear("code 2"))
+            .optLegend(XyChart.Legend.RIGHT)
+            .optSize(SCATTER_SIZE, SCATTER_SIZE);
+    for (int c = 0; c < classes.size(); c++) {
+      chart.addSeries(
+          Series.of(classes.get(c), xs.get(c), ys.get(c))
+              .withLine(Series.Line.NONE)
+              .withMarker(Series.Marker.DOT)
+              .withColour(c));
     }
+    return chart.build();
   }
 }

@@ -2,8 +2,6 @@ package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
@@ -17,7 +15,8 @@ import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.apps.mnist.LeNet;
-import org.sparknet.apps.plot.CurvePlot;
+import org.sparknet.apps.plot.Axis;
+import org.sparknet.apps.plot.TrainingCurves;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -127,10 +126,9 @@ public final class DemoCommand implements Callable<Integer> {
       if (metrics != null) {
         config.optMetricsFile(metrics.toString());
       }
-      List<Double> lossX = new ArrayList<>();
-      List<Double> lossY = new ArrayList<>();
-      List<Double> accX = new ArrayList<>();
-      List<Double> accY = new ArrayList<>();
+      TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
+      float finalAccuracy = Float.NaN;
+      double epoch = 0;
       long start = System.nanoTime();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
         trainer.setTrainingData(trainRdd);
@@ -140,16 +138,15 @@ public final class DemoCommand implements Callable<Integer> {
         for (int r = 1; r <= rounds; r++) {
           RoundMetrics m = trainer.trainRound();
           seen += m.examples();
-          double epoch = (double) seen / train.count();
-          lossX.add(epoch);
-          lossY.add((double) m.meanLoss());
+          epoch = (double) seen / train.count();
+          curves.addTraining(epoch, m.meanLoss());
           String acc = "";
           if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds) {
             epochsDone = (int) Math.floor(epoch + 1e-9);
-            float a = accuracy(trainer.test());
-            accX.add(epoch);
-            accY.add((double) a);
-            acc = String.format("  test accuracy %.4f", a);
+            Map<String, Float> tested = trainer.test();
+            finalAccuracy = accuracy(tested);
+            curves.addTest(epoch, tested);
+            acc = String.format("  test accuracy %.4f", finalAccuracy);
           }
           out.printf(
               "%s round %3d/%d  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
@@ -163,14 +160,10 @@ public final class DemoCommand implements Callable<Integer> {
               acc);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        float finalAccuracy = accY.isEmpty() ? Float.NaN : accY.get(accY.size() - 1).floatValue();
-        new CurvePlot("epoch")
-            .add(new CurvePlot.Series("Training loss (mean per round)", "loss", lossX, lossY))
-            .add(new CurvePlot.Series("Fashion-MNIST test accuracy", "accuracy", accX, accY))
-            .write(plot);
+        curves.toFigure().writePng(plot);
         out.printf(
             "Final test accuracy %.4f after %.2f epochs in %.0f s; curves written to %s%n",
-            finalAccuracy, lossX.get(lossX.size() - 1), seconds, plot.toAbsolutePath());
+            finalAccuracy, epoch, seconds, plot.toAbsolutePath());
       }
     } finally {
       spark.stop();

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,7 +13,8 @@ import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
-import org.sparknet.apps.plot.CurvePlot;
+import org.sparknet.apps.plot.Axis;
+import org.sparknet.apps.plot.TrainingCurves;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -247,25 +246,19 @@ public final class TrainCommand implements Callable<Integer> {
         if (!skipped.isEmpty()) {
           out.println(skipped.substring(2)); // drop the leading "; "
         }
-        List<Double> lossX = new ArrayList<>();
-        List<Double> lossY = new ArrayList<>();
-        List<Double> accX = new ArrayList<>();
-        List<Double> accY = new ArrayList<>();
+        TrainingCurves curves = new TrainingCurves(Axis.linear("round").integers(), "");
         Map<String, Float> last = Map.of();
         while (trainer.round() < rounds) {
           RoundMetrics m = trainer.trainRound();
-          lossX.add((double) m.round());
-          lossY.add((double) m.meanLoss());
+          curves.addTraining(m.round(), m.meanLoss());
           if (!m.validation().isEmpty()) {
             last = m.validation();
           }
           if (m.round() == rounds && m.validation().isEmpty()) {
             last = trainer.test();
           }
-          Float acc = m.round() == rounds ? last.get("accuracy") : m.validation().get("accuracy");
-          if (acc != null) {
-            accX.add((double) m.round());
-            accY.add((double) acc);
+          if (!m.validation().isEmpty() || m.round() == rounds) {
+            curves.addTest(m.round(), last);
           }
           out.printf(
               "round %3d/%d  iter %6d  loss %.4f  %,6.0f ex/s%s%n",
@@ -282,14 +275,8 @@ public final class TrainCommand implements Callable<Integer> {
         NetOptions.saveWeights(def, trainer.getWeights(), finalModel);
         out.printf("Final test: %s%n", format(last));
         out.printf("Weights written to %s; metrics to %s%n", finalModel, metricsFile);
-        if (plot != null && !lossX.isEmpty()) {
-          CurvePlot p =
-              new CurvePlot("round")
-                  .add(new CurvePlot.Series("Training loss", "loss", lossX, lossY));
-          if (!accY.isEmpty()) {
-            p.add(new CurvePlot.Series("Test accuracy", "accuracy", accX, accY));
-          }
-          p.write(plot);
+        if (plot != null && !curves.isEmpty()) {
+          curves.toFigure().writePng(plot);
         }
       }
     } finally {

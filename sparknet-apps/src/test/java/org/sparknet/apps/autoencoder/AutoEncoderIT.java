@@ -1,16 +1,12 @@
 package org.sparknet.apps.autoencoder;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
@@ -18,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.data.Example;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
+import org.sparknet.apps.testing.Pngs;
 import org.sparknet.testing.spark.LocalSpark;
 
 /**
@@ -80,13 +77,8 @@ class AutoEncoderIT {
     for (Path f : r.weightFiles()) {
       assertTrue(Files.size(f) > 0, f + " is empty");
     }
-    BufferedImage filters = ImageIO.read(out.resolve("filters.png").toFile());
-    assertNotNull(filters, "filters.png does not decode");
-    assertArrayEquals(
-        Figures.filterGridSize(100, 10, 28), new int[] {filters.getWidth(), filters.getHeight()});
-    BufferedImage codes = ImageIO.read(out.resolve("codes.png").toFile());
-    assertNotNull(codes, "codes.png does not decode");
-    assertEquals(Figures.SCATTER_SIZE, codes.getWidth());
-    assertEquals(Figures.SCATTER_SIZE, codes.getHeight());
+    int[] grid = Figures.filterGridSize(100, 10, 28);
+    Pngs.assertPng(out.resolve("filters.png"), grid[0], grid[1]);
+    Pngs.assertPng(out.resolve("codes.png"), Figures.SCATTER_SIZE, Figures.SCATTER_SIZE);
   }
 }

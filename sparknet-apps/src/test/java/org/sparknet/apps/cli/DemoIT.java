@@ -3,7 +3,6 @@ package org.sparknet.apps.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.plot.XyChart;
+import org.sparknet.apps.testing.Pngs;
 
 /**
  * The main job end to end, exactly as README runs it: LeNet on the full Fashion-MNIST, 2 workers on
@@ -50,8 +50,8 @@ class DemoIT {
     assertTrue(epochs <= 3.0 && epochs > 2.9, "epochs " + epochs);
     assertTrue(accuracy >= 0.88, "Fashion-MNIST test accuracy " + accuracy + " < 0.88\n" + out);
 
-    BufferedImage img = ImageIO.read(png.toFile());
-    assertTrue(img != null && img.getWidth() >= 1000 && img.getHeight() >= 300, "plot " + png);
+    // The loss chart (training and test loss) beside the test accuracy chart.
+    Pngs.assertPng(png, 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     assertEquals(28, Files.readAllLines(metrics).size(), "one JSON line per round");
   }
 }

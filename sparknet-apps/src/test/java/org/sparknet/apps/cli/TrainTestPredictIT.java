@@ -15,8 +15,10 @@ import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.plot.XyChart;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
+import org.sparknet.apps.testing.Pngs;
 import org.sparknet.caffe.CaffeNet;
 
 /**
@@ -73,7 +75,8 @@ class TrainTestPredictIT {
     Path model = out.resolve("final.caffemodel");
     assertTrue(Files.size(model) > 1_000_000, "LeNet's 431,080 floats in " + model);
     assertEquals(4, Files.readAllLines(out.resolve("metrics.jsonl")).size(), "a line per round");
-    assertTrue(Files.size(tmp.resolve("curves.png")) > 0);
+    // --plot: the loss chart (training loss, test loss) beside the test accuracy chart.
+    Pngs.assertPng(tmp.resolve("curves.png"), 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     double trainAccuracy = lastAccuracy(train.out());
     // 4 rounds x 2 workers x 10 steps x 64 = 5,120 examples (8.5 epochs of 600); chance is 0.1.
     assertTrue(trainAccuracy > 0.5, "accuracy after training " + trainAccuracy);

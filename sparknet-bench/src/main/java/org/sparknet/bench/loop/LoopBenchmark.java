@@ -25,7 +25,6 @@ import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.apps.mnist.LeNet;
-import org.sparknet.apps.plot.CurvePlot;
 import org.sparknet.caffe.CaffeNet;
 
 /**
@@ -351,9 +350,7 @@ public final class LoopBenchmark {
     long examples = (long) steps * WORKERS * BATCH;
     NetDefinition def = LeNet.definition(SEED, LR);
     StringBuilder rows = new StringBuilder();
-    List<Double> logTau = new ArrayList<>();
-    List<Double> acc = new ArrayList<>();
-    List<Double> wall = new ArrayList<>();
+    List<BenchCharts.TauRun> runs = new ArrayList<>();
     for (int tau : opt.accuracyTaus()) {
       int rounds = steps / tau;
       try (SparkNetTrainer trainer = trainer(def, tau)) {
@@ -375,9 +372,7 @@ public final class LoopBenchmark {
         Map<String, Float> t = trainer.test();
         float a = t.get("accuracy");
         log("tau=%d: %d rounds, test accuracy %.4f, %.1f s", tau, rounds, a, secs);
-        logTau.add(Math.log10(tau));
-        acc.add((double) a);
-        wall.add(secs);
+        runs.add(new BenchCharts.TauRun(tau, a, secs));
         rows.append(
             String.format(
                 Locale.ROOT,
@@ -395,6 +390,7 @@ public final class LoopBenchmark {
     }
     // Reference: one raw solver over the whole training set, the same number of examples.
     String reference;
+    BenchCharts.Reference ref;
     int refSteps = WORKERS * steps;
     DataShard all = pack(0, train.read(0, train.count(), SCALE));
     DataShard testShard = pack(0, test.read(0, test.count(), SCALE));
@@ -411,6 +407,7 @@ public final class LoopBenchmark {
       log(
           "one raw solver: %d steps, test accuracy %.4f, %.1f s",
           refSteps, t.get("accuracy"), secs);
+      ref = new BenchCharts.Reference("1 raw solver, same examples", t.get("accuracy"), secs);
       reference =
           String.format(
               Locale.ROOT,
@@ -425,15 +422,7 @@ public final class LoopBenchmark {
               refSteps * BATCH / secs);
     }
     if (opt.plot() != null) {
-      new CurvePlot("log10(tau)")
-          .add(
-              new CurvePlot.Series(
-                  String.format(Locale.ROOT, "Test accuracy after %,d examples", examples),
-                  "accuracy",
-                  logTau,
-                  acc))
-          .add(new CurvePlot.Series("Training wall time", "seconds", logTau, wall))
-          .write(opt.plot());
+      BenchCharts.accuracyVersusTau(runs, examples, ref).writePng(opt.plot());
     }
     StringBuilder md = new StringBuilder();
     md.append("### 3. Accuracy versus tau at equal examples seen\n\n");
@@ -463,7 +452,7 @@ public final class LoopBenchmark {
     md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     md.append(rows).append(reference);
     if (opt.plot() != null) {
-      md.append("\nPlot: `").append(opt.plot()).append("` (x: log10 tau).\n");
+      md.append("\nPlot: `").append(opt.plot()).append("` (x: tau, log scale).\n");
     }
     md.append("\nLoad average after: ").append(Machine.loadAverage()).append(".\n");
     MarkdownSections.rewrite(opt.output(), "loop-tau", md.toString());

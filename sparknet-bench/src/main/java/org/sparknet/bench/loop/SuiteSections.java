@@ -19,7 +19,6 @@ import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.IdxDataset;
-import org.sparknet.apps.plot.CurvePlot;
 import org.sparknet.bench.loop.BenchNets.BenchNet;
 import org.sparknet.bench.loop.GemmShapes.Gemm;
 import org.sparknet.caffe.CaffeNet;
@@ -616,7 +615,7 @@ final class SuiteSections {
     double testEvery = opt.quick() ? 2 : 15;
     NetDefinition def = BenchNets.lenet(SEED, LR).definition();
     StringBuilder rows = new StringBuilder();
-    CurvePlot plot = new CurvePlot("training seconds");
+    List<BenchCharts.Run> runs = new ArrayList<>();
     for (int tau : opt.ttaTaus()) {
       for (Averaging avg : List.of(Averaging.PLAIN, Averaging.elastic(EASGD_ALPHA))) {
         String name =
@@ -666,7 +665,7 @@ final class SuiteSections {
             best,
             ys.get(ys.size() - 1),
             Double.isNaN(reached) ? "target not reached" : "0.91 at " + Math.round(reached) + " s");
-        plot.add(new CurvePlot.Series(name, "test accuracy", xs, ys));
+        runs.add(new BenchCharts.Run(name, opt.ttaTaus().indexOf(tau), avg.isElastic(), xs, ys));
         rows.append(
             String.format(
                 Locale.ROOT,
@@ -687,7 +686,7 @@ final class SuiteSections {
     java.nio.file.Path png = null;
     if (opt.plot() != null) {
       png = opt.plot().resolveSibling("time-to-accuracy.png");
-      plot.write(png);
+      BenchCharts.timeToAccuracy(runs, TARGET_ACCURACY, budget).writePng(png);
     }
     StringBuilder md = new StringBuilder("### 9. Time to accuracy\n\n");
     md.append(
@@ -717,7 +716,7 @@ final class SuiteSections {
             TARGET_ACCURACY));
     md.append(rows);
     if (png != null) {
-      md.append("\nPlot: `").append(png).append("` (one panel per run; x: training seconds).\n");
+      md.append("\nPlot: `").append(png).append("` (a curve per run; dashed: EASGD).\n");
     }
     md.append("\nLoad average after: ").append(Machine.loadAverage()).append(".\n");
     MarkdownSections.rewrite(opt.output(), "loop-tta", md.toString());
