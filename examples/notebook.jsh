@@ -53,16 +53,29 @@ String solver = """
     """;
 
 // Two rounds of 40 steps on each of 2 workers, 10 % of the rows held out and tested every round.
+// fit prints a line per round as it goes (verbose, on by default) with the time left; a listener
+// sees each round's metrics too. (setSolverFile/setNetFile read Caffe files from any Hadoop URI;
+// setMaxEpochs, setTargetMetric/setTargetValue and setEarlyStoppingPatience stop training early.)
 SparkNetClassifier classifier = new SparkNetClassifier().setSolverText(solver).setNetText(net).setNumWorkers(2).setTau(40).setMaxRounds(2).setValidationFraction(0.1).setSeed(1);
+classifier.addRoundListener(m -> System.out.println("listener: round " + m.round() + " done"));
 SparkNetClassificationModel model = classifier.fit(train);
-model.trainingHistory().forEach(m -> System.out.println(m.summary()));
 System.out.println(model);
+
+// The model saves with its training history, which load reads back.
+String dir = java.nio.file.Files.createTempDirectory("sparknet-notebook").resolve("model").toString();
+model.save(dir);
+SparkNetClassificationModel loaded = SparkNetClassificationModel.load(dir);
+loaded.getHistory().forEach(m -> System.out.println(m.summary()));
 
 // Predict: every input column is kept; Spark's evaluator reads the output as it is.
 Dataset<Row> predictions = model.transform(test);
 predictions.select("id", "label", "prediction", "probability").show(5, 60);
 double accuracy = new MulticlassClassificationEvaluator().setMetricName("accuracy").evaluate(predictions);
 System.out.printf("test accuracy: %.3f%n", accuracy);
+
+// A Spark probabilistic classifier: numClasses, predict on one vector, thresholds.
+org.apache.spark.ml.linalg.Vector one = test.first().getAs("features");
+System.out.println("classes: " + loaded.numClasses() + ", first test row predicted: " + loaded.predict(one));
 
 spark.stop();
 /exit

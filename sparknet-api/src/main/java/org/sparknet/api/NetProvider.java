@@ -42,6 +42,21 @@ public interface NetProvider {
     return WeightsFile.decode(bytes, source);
   }
 
+  /**
+   * The layers a weights file holds, each with its arrays, whether or not the net has them: what
+   * fine-tuning copies by layer name ({@link WeightCollection#copyByLayerName}). Unlike {@link
+   * #decodeWeights} the file need not cover the net. The default reads SparkNet's own format; the
+   * Caffe engine reads any {@code .caffemodel}.
+   *
+   * @param definition the net the layers are meant for: an engine whose format leaves a shape
+   *     ambiguous (Caffe's legacy 4-D blob fields) takes the net's shape where the two agree
+   * @param source names the bytes in error messages, for example the file they came from
+   * @throws IllegalArgumentException when the bytes are not such a file
+   */
+  default WeightCollection readLayers(NetDefinition definition, byte[] bytes, String source) {
+    return WeightsFile.decode(bytes, source);
+  }
+
   /** The file name under which saved models keep {@link #encodeWeights}' bytes. */
   default String weightsFileName() {
     return "weights.bin";

@@ -233,6 +233,67 @@ public final class WeightCollection implements Serializable {
     return null;
   }
 
+  /**
+   * Caffe's copy by layer name ({@code Net::CopyTrainedLayersFrom}, as {@code caffe train
+   * --weights} applies it to fine-tune): a deep copy of this collection in which every layer that
+   * {@code source} also holds takes source's arrays. Layers that source lacks keep this
+   * collection's; layers only source holds are ignored. The one rule every engine's fine-tuning
+   * goes through.
+   *
+   * @param sourceName names source in messages, for example the file it came from
+   * @throws IllegalArgumentException naming every shared layer whose arrays differ in number or
+   *     shape, or when source shares no layer with this collection (the wrong file)
+   */
+  public WeightCollection copyByLayerName(WeightCollection source, String sourceName) {
+    List<String> problems = new ArrayList<>();
+    LinkedHashMap<String, List<Tensor>> m = new LinkedHashMap<>();
+    int shared = 0;
+    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
+      List<Tensor> theirs = source.layers.get(e.getKey());
+      List<Tensor> mine = e.getValue();
+      if (theirs != null) {
+        shared++;
+        List<Shape> want = shapes(mine);
+        if (!want.equals(shapes(theirs))) {
+          problems.add(
+              "layer '" + e.getKey() + "' has " + shapes(theirs) + " there but " + want + " here");
+        }
+      }
+      List<Tensor> ts = new ArrayList<>(mine.size());
+      for (Tensor t : theirs != null ? theirs : mine) {
+        ts.add(t.copy());
+      }
+      m.put(e.getKey(), ts);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot copy the layers of "
+              + sourceName
+              + " by name: "
+              + String.join("; ", problems)
+              + ". A layer whose shape changes must be renamed (it then keeps its initial"
+              + " weights)");
+    }
+    if (shared == 0 && !layers.isEmpty()) {
+      throw new IllegalArgumentException(
+          sourceName
+              + " shares no layer name with the net (it holds "
+              + source.layers.keySet()
+              + ", the net has "
+              + layers.keySet()
+              + "); is it the weights of another net?");
+    }
+    return new WeightCollection(m);
+  }
+
+  private static List<Shape> shapes(List<Tensor> ts) {
+    List<Shape> out = new ArrayList<>(ts.size());
+    for (Tensor t : ts) {
+      out.add(t.shape);
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- structure and comparison
 
   /**
@@ -379,12 +440,7 @@ public final class WeightCollection implements Serializable {
         sb.append(", ");
       }
       first = false;
-      sb.append(e.getKey()).append('=');
-      List<Shape> shapes = new ArrayList<>();
-      for (Tensor t : e.getValue()) {
-        shapes.add(t.shape);
-      }
-      sb.append(shapes);
+      sb.append(e.getKey()).append('=').append(shapes(e.getValue()));
     }
     return sb.append("; ").append(numFloats()).append(" floats}").toString();
   }

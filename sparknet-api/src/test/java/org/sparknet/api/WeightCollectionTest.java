@@ -259,4 +259,47 @@ class WeightCollectionTest {
             IllegalArgumentException.class, () -> new Tensor(Shape.of(2, 3), new float[5]));
     assertEquals("Weight array of shape [2, 3] needs 6 floats but has 5", e.getMessage());
   }
+
+  /**
+   * Caffe's copy by layer name: shared layers take the source's arrays, layers the source lacks
+   * keep their own, layers only the source has are ignored. Broken on purpose: keeping the net's
+   * arrays for shared layers left conv1 at 1.0 where 5.0 was copied; sharing instead of copying the
+   * arrays gave 99.0 after the file changed; without the shape check or the no-shared-layer check
+   * nothing was thrown.
+   */
+  @Test
+  void copyByLayerNameCopiesSharedLayersAndKeepsTheRest() {
+    WeightCollection net = new WeightCollection();
+    net.put("conv1", List.of(new Tensor(Shape.of(2, 2), new float[] {1, 1, 1, 1})));
+    net.put("ip_new", List.of(new Tensor(Shape.of(3), new float[] {7, 7, 7})));
+    WeightCollection file = new WeightCollection();
+    file.put("extra", List.of(new Tensor(Shape.of(1), new float[] {-1})));
+    file.put("conv1", List.of(new Tensor(Shape.of(2, 2), new float[] {5, 6, 7, 8})));
+
+    WeightCollection start = net.copyByLayerName(file, "zoo.caffemodel");
+    assertEquals(List.of("conv1", "ip_new"), start.layerNames());
+    assertArrayEquals(new float[] {5, 6, 7, 8}, start.get("conv1").get(0).data());
+    assertArrayEquals(new float[] {7, 7, 7}, start.get("ip_new").get(0).data());
+    file.get("conv1").get(0).data()[0] = 99;
+    net.get("ip_new").get(0).data()[0] = 99;
+    assertEquals(5f, start.get("conv1").get(0).data()[0], "a deep copy, not the file's arrays");
+    assertEquals(7f, start.get("ip_new").get(0).data()[0], "a deep copy, not the net's arrays");
+
+    WeightCollection reshaped = new WeightCollection();
+    reshaped.put("conv1", List.of(new Tensor(Shape.of(4, 1), new float[] {1, 2, 3, 4})));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> net.copyByLayerName(reshaped, "zoo.caffemodel"));
+    assertTrue(
+        e.getMessage().contains("zoo.caffemodel")
+            && e.getMessage().contains("layer 'conv1' has [[4, 1]] there but [[2, 2]] here"),
+        e.getMessage());
+
+    WeightCollection unrelated = new WeightCollection();
+    unrelated.put("fc9", List.of(new Tensor(Shape.of(1), new float[] {1})));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> net.copyByLayerName(unrelated, "other.bin"));
+    assertTrue(e.getMessage().startsWith("other.bin shares no layer name"), e.getMessage());
+  }
 }

@@ -225,4 +225,10 @@ public final class CaffeNetProvider implements NetProvider {
     }
     return 0;
   }
+
+  /** The layers of a {@code .caffemodel}, for fine-tuning: see {@link CaffeModelLayers}. */
+  @Override
+  public WeightCollection readLayers(NetDefinition definition, byte[] bytes, String source) {
+    return CaffeModelLayers.read(definition, bytes, source);
+  }
 }

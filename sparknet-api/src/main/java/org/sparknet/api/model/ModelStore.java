@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -25,9 +26,10 @@ import org.sparknet.api.WeightCollection;
  *   DIR/weights/&lt;engine file&gt;      the weights, e.g. weights.caffemodel
  * </pre>
  *
- * The Spark ML stages add Spark's {@code metadata/} to such a directory; {@code
- * SparkNetTrainer.save} adds the trainer's state. A file is written under a temporary name and
- * renamed, so that a failed write leaves nothing that reads as complete.
+ * The Spark ML stages add Spark's {@code metadata/} and {@code history.jsonl} (one JSON line per
+ * training round) to such a directory; {@code SparkNetTrainer.save} adds the trainer's state. A
+ * file is written under a temporary name and renamed, so that a failed write leaves nothing that
+ * reads as complete.
  */
 public final class ModelStore {
   private final Configuration conf;
@@ -58,6 +60,39 @@ public final class ModelStore {
   public WeightCollection readWeights(NetDefinition def, String uri) {
     byte[] bytes = read(new Path(uri));
     return NetProvider.forEngine(def.engine()).decodeWeights(def, bytes, uri);
+  }
+
+  /**
+   * The layers of a weights file in the engine's format, for copying by layer name ({@link
+   * NetProvider#readLayers}): the file need not cover the net.
+   *
+   * @throws IllegalArgumentException naming the URI when it is missing, unreadable, or not such a
+   *     file
+   */
+  public WeightCollection readLayers(NetDefinition def, String uri) {
+    byte[] bytes = read(new Path(uri));
+    return NetProvider.forEngine(def.engine()).readLayers(def, bytes, uri);
+  }
+
+  /**
+   * Writes {@code bytes} as file {@code name} of model directory {@code dir}, replacing it (the
+   * Spark ML stages keep their training history there).
+   */
+  public void writeModelFile(String dir, String name, byte[] bytes) {
+    write(new Path(new Path(dir), name), bytes, true);
+  }
+
+  /** The bytes of file {@code name} of model directory {@code dir}; empty when it has none. */
+  public Optional<byte[]> readModelFile(String dir, String name) {
+    Path file = new Path(new Path(dir), name);
+    try {
+      if (!file.getFileSystem(conf).exists(file)) {
+        return Optional.empty();
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot read " + file + ": " + e.getMessage(), e);
+    }
+    return Optional.of(read(file));
   }
 
   /** Writes a model directory (see the class comment); files already there are replaced. */

@@ -21,19 +21,27 @@ public record Prediction<T>(T item, float[] values) {
    * Softmax of the values in double, shifted by their maximum so that large scores do not overflow.
    */
   public double[] softmax() {
+    double[] p = new double[values.length];
+    for (int j = 0; j < p.length; j++) {
+      p[j] = values[j];
+    }
+    softmaxInPlace(p);
+    return p;
+  }
+
+  /** Replaces scores {@code v} by their softmax, shifted by their maximum. */
+  public static void softmaxInPlace(double[] v) {
     double max = Double.NEGATIVE_INFINITY;
-    for (float s : values) {
+    for (double s : v) {
       max = Math.max(max, s);
     }
-    double[] p = new double[values.length];
     double sum = 0;
-    for (int j = 0; j < p.length; j++) {
-      p[j] = Math.exp(values[j] - max);
-      sum += p[j];
+    for (int j = 0; j < v.length; j++) {
+      v[j] = Math.exp(v[j] - max);
+      sum += v[j];
     }
-    for (int j = 0; j < p.length; j++) {
-      p[j] /= sum;
+    for (int j = 0; j < v.length; j++) {
+      v[j] /= sum;
     }
-    return p;
   }
 }

@@ -12,17 +12,21 @@ import org.sparknet.api.data.FeatureColumns;
 
 /**
  * A SparkNet net as a general Spark ML estimator, for regression and feature extraction: {@code
- * fit} trains it with the distributed loop as {@link SparkNetClassifier} does (the label column
+ * fit} trains it with the distributed loop as {@link SparkNetClassifier} does, with the same
+ * training params (progress, initial weights, stop criteria, validation rows; the label column
  * feeds the label blob as it is); the {@link SparkNetModel} it returns writes any blob of the net
  * ({@code outputBlob}) as an {@code array<float>} column, and optionally the blob's first value as
  * a double prediction for regression.
  */
 public final class SparkNetEstimator extends Estimator<SparkNetModel>
-    implements OutputParams<SparkNetEstimator>, DefaultParamsWritable {
+    implements OutputParams<SparkNetEstimator>,
+        TrainingParams<SparkNetEstimator>,
+        DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   private final String uid;
   private final StageParams params;
+  private final FitParams fitParams;
 
   public SparkNetEstimator() {
     this(Identifiable.randomUID("sparkNetEstimator"));
@@ -31,7 +35,9 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
   public SparkNetEstimator(String uid) {
     this.uid = uid;
     this.params = new StageParams(this);
+    this.fitParams = new FitParams(this);
     params.setDefaults(this, false);
+    fitParams.setDefaults(this);
   }
 
   @Override
@@ -45,11 +51,18 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
   }
 
   @Override
+  public FitParams fitParams() {
+    return fitParams;
+  }
+
+  @Override
   public SparkNetModel fit(Dataset<?> dataset) {
     transformSchema(dataset.schema());
     StageTraining.Fitted fitted = StageTraining.fit(dataset, this);
-    SparkNetModel model = copyValues(new SparkNetModel(uid, fitted.weights()), ParamMap.empty());
-    model.setTrainingHistory(fitted.history());
+    SparkNetModel model =
+        copyValues(
+            new SparkNetModel(uid, new TrainedNet(fitted.weights(), fitted.history())),
+            ParamMap.empty());
     return model.setParent(this);
   }
 
@@ -57,12 +70,17 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
   public StructType transformSchema(StructType schema) {
     StageSupport.checkFeatures(schema, this);
     FeatureColumns.checkLabel(schema, getLabelCol());
+    if (!getValidationCol().isEmpty()) {
+      ValidationSplit.checkFlagColumn(schema, getValidationCol());
+    }
     return SparkNetModel.outputSchema(schema, this);
   }
 
   @Override
   public SparkNetEstimator copy(ParamMap extra) {
-    return defaultCopy(extra);
+    SparkNetEstimator c = defaultCopy(extra);
+    c.fitParams.copyInputsFrom(fitParams);
+    return c;
   }
 
   public static MLReader<SparkNetEstimator> read() {

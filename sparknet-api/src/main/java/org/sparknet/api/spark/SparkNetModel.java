@@ -11,6 +11,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.train.RoundMetrics;
 
@@ -19,7 +20,7 @@ import org.sparknet.api.train.RoundMetrics;
  * appends {@code outputCol}, the values of blob {@code outputBlob} for the row as an {@code
  * array<float>} of the blob's width (its size without the batch axis; feature extraction), and,
  * when {@code predictionCol} is set, the blob's first value as a double (regression). Inference
- * runs as for {@link SparkNetClassificationModel}; save and load too.
+ * runs as for {@link SparkNetClassificationModel}; save and load (with the training history) too.
  */
 public final class SparkNetModel extends Model<SparkNetModel>
     implements OutputParams<SparkNetModel>, MLWritable {
@@ -27,14 +28,38 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   private final String uid;
   private final StageParams params;
-  private TrainedNet trained;
+  private final TrainedNet trained;
 
   /** A model of the given weights; set the definition through the params (solverText, ...). */
   public SparkNetModel(String uid, WeightCollection weights) {
+    this(uid, new TrainedNet(weights, List.of()));
+  }
+
+  SparkNetModel(String uid, TrainedNet trained) {
     this.uid = uid;
-    this.trained = new TrainedNet(weights, List.of());
+    this.trained = trained;
     this.params = new StageParams(this);
     params.setDefaults(this, false);
+  }
+
+  /**
+   * A model of a Caffe net and its trained weights, for feature extraction with no training (a
+   * model zoo net): {@code netFile} is the net prototxt (a deploy net, any Hadoop URI), {@code
+   * caffemodel} its weights, which must cover every learnable layer of the net.
+   *
+   * @throws IllegalArgumentException naming the file that is missing or does not fit the net
+   */
+  public static SparkNetModel fromCaffe(String netFile, String caffemodel) {
+    return fromCaffe(CaffeZoo.deployDefinition(netFile), caffemodel);
+  }
+
+  /** A model of {@code definition} (any engine) and the weights file {@code weightsFile}. */
+  public static SparkNetModel fromCaffe(NetDefinition definition, String weightsFile) {
+    SparkNetModel m =
+        new SparkNetModel(
+            Identifiable.randomUID("sparkNetModel"), CaffeZoo.trained(definition, weightsFile));
+    StageSupport.setDefinition(m, definition);
+    return m;
   }
 
   public SparkNetModel(WeightCollection weights) {
@@ -56,13 +81,12 @@ public final class SparkNetModel extends Model<SparkNetModel>
     return trained.weights().copy();
   }
 
-  /** The metrics of each training round (empty for a loaded model). */
-  public List<RoundMetrics> trainingHistory() {
+  /**
+   * The metrics of each training round, oldest first, saved and loaded with the model (empty for a
+   * model that was not trained, or saved before models kept their history).
+   */
+  public List<RoundMetrics> getHistory() {
     return trained.history();
-  }
-
-  void setTrainingHistory(List<RoundMetrics> history) {
-    this.trained = trained.withHistory(history);
   }
 
   @Override
@@ -70,11 +94,7 @@ public final class SparkNetModel extends Model<SparkNetModel>
     StructType out = transformSchema(dataset.schema());
     boolean pred = !getPredictionCol().isEmpty();
     return StageInference.transform(
-        dataset,
-        this,
-        trained.weights(),
-        out,
-        new StageInference.Output(false, false, false, pred, true));
+        dataset, this, trained.weights(), out, StageInference.Output.general(pred));
   }
 
   @Override
@@ -96,14 +116,13 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   @Override
   public SparkNetModel copy(ParamMap extra) {
-    SparkNetModel m = copyValues(new SparkNetModel(uid, trained.weights()), extra);
-    m.trained = trained;
+    SparkNetModel m = copyValues(new SparkNetModel(uid, trained), extra);
     return m.setParent(parent());
   }
 
   @Override
   public MLWriter write() {
-    return new ModelFiles.Writer(this, trained.weights());
+    return new ModelFiles.Writer(this, trained);
   }
 
   public static MLReader<SparkNetModel> read() {

@@ -66,6 +66,36 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return self();
   }
 
+  /**
+   * Reads the solver file (any Hadoop URI: a plain path, {@code file:}, {@code hdfs:}, ...) into
+   * {@code solverText} and, when the solver names its net ({@code net: "lenet.prototxt"}), that
+   * file into {@code netText}: a relative name is looked for beside the solver first, then as it is
+   * written, as the CLI does. A solver that embeds its net ({@code net_param}) clears {@code
+   * netText}; one that names none leaves it as it is. The texts are what the stage keeps and saves,
+   * not the URIs. Call {@link #setNetFile} after this to take the net from another file.
+   *
+   * @throws IllegalArgumentException naming the file that is missing or unreadable
+   */
+  default S setSolverFile(String uri) {
+    DefinitionFiles.Texts t = DefinitionFiles.read(uri, null);
+    setSolverText(t.solver());
+    if (t.net() != null) {
+      setNetText(t.net());
+    } else if (t.embedsNet()) {
+      setNetText("");
+    }
+    return self();
+  }
+
+  /**
+   * Reads the net file (any Hadoop URI) into {@code netText}, overriding the net the solver names.
+   *
+   * @throws IllegalArgumentException naming the file when it is missing or unreadable
+   */
+  default S setNetFile(String uri) {
+    return setNetText(DefinitionFiles.text(uri, "Net"));
+  }
+
   /** Shape of one example without the batch axis; empty (default): the net declares it. */
   default IntArrayParam inputShape() {
     return stageParams().inputShape;
@@ -80,7 +110,10 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return self();
   }
 
-  /** "cpu" (default) or "gpu:N". */
+  /**
+   * "cpu" (default), "gpu:N", "gpu" (the GPU Spark assigns to each task) or "auto" (that GPU, else
+   * the CPU); see {@link org.sparknet.api.NetDefinition#device()}.
+   */
   default Param<String> device() {
     return stageParams().device;
   }
@@ -206,7 +239,10 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return self();
   }
 
-  /** Training rounds, default 10. */
+  /**
+   * Training rounds (resumed ones included), default 10; 0: no round limit (the estimators' {@code
+   * maxEpochs}, {@code targetMetric} or {@code earlyStoppingPatience} stop training).
+   */
   default IntParam maxRounds() {
     return stageParams().maxRounds;
   }

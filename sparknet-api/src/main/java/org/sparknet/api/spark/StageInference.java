@@ -18,13 +18,16 @@ import org.apache.spark.util.TaskCompletionListener;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
+import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.FeatureColumns;
+import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.predict.Prediction;
+import org.sparknet.ndarray.Shape;
 
 /**
  * The transform of every SparkNet model: batched inference on the executors through {@link
@@ -35,13 +38,29 @@ final class StageInference {
 
   /**
    * The appended columns, in this order. Classifier: raw scores (Vector), probabilities (softmax of
-   * the scores, Vector), prediction (argmax, double). General: the blob's values (array of float),
-   * its first value (double).
+   * the scores, Vector), prediction (double: the argmax, or with {@code thresholds} the argmax of
+   * each probability over its class's threshold, as Spark's probabilistic classifiers predict).
+   * General: the blob's values (array of float), its first value (double).
    */
   record Output(
-      boolean classifier, boolean raw, boolean probability, boolean prediction, boolean array)
+      boolean classifier,
+      boolean raw,
+      boolean probability,
+      boolean prediction,
+      boolean array,
+      double[] thresholds)
       implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** A classifier's columns; {@code thresholds} null for a plain argmax. */
+    static Output classifier(boolean raw, boolean probability, boolean prediction, double[] t) {
+      return new Output(true, raw, probability, prediction, false, t);
+    }
+
+    /** A general model's columns. */
+    static Output general(boolean prediction) {
+      return new Output(false, false, false, prediction, true, null);
+    }
   }
 
   /** What every task needs; shipped inside the closure. */
@@ -144,6 +163,61 @@ final class StageInference {
     };
   }
 
+  /**
+   * Spark's rule for probabilistic classifiers with thresholds: the class of the largest {@code
+   * probability[k] / thresholds[k]}; a threshold of 0 makes its class win unless its probability is
+   * 0 too.
+   */
+  static int thresholdedArgmax(double[] probability, double[] thresholds) {
+    int best = 0;
+    double max = Double.NEGATIVE_INFINITY;
+    for (int k = 0; k < probability.length; k++) {
+      double scaled =
+          thresholds[k] == 0
+              ? (probability[k] == 0 ? Double.NaN : Double.POSITIVE_INFINITY)
+              : probability[k] / thresholds[k];
+      if (scaled > max) {
+        max = scaled;
+        best = k;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The output blob's values for one example, computed here on the driver with a net built for the
+   * call and closed after it: single-vector predict and the class count.
+   *
+   * @param features the example's floats; null: zeros of the net's input size
+   * @throws IllegalArgumentException when the features have another size than the net's input
+   */
+  static float[] predictOne(SparkNetParams<?> p, WeightCollection weights, float[] features) {
+    NetDefinition def = TaskDevices.forDriver(StageSupport.definition(p));
+    InputBlobs blobs = StageSupport.blobs(p);
+    try (Net net = NetProvider.build(def)) {
+      net.setWeights(weights);
+      BatchPredictor predictor = new BatchPredictor(net, blobs);
+      Shape data = net.inputShapes(Phase.TEST).get(blobs.data());
+      int size = Math.toIntExact(data.size() / data.dim(0));
+      float[] x = features == null ? new float[size] : features;
+      if (x.length != size) {
+        throw new IllegalArgumentException(
+            "The features have "
+                + x.length
+                + " values but the net's input blob '"
+                + blobs.data()
+                + "' expects "
+                + size);
+      }
+      FeatureReader<float[]> reader =
+          (item, dest, offset, n) -> System.arraycopy(item, 0, dest, offset, n);
+      return predictor
+          .predict(new ExampleBatches<>(List.of(x).iterator(), reader, blobs), outputBlob(p, def))
+          .next()
+          .values();
+    }
+  }
+
   private static Row append(Prediction<Row> p, Output o) {
     Row row = p.item();
     List<Object> values = new ArrayList<>(row.length() + 3);
@@ -163,7 +237,10 @@ final class StageInference {
         values.add(Vectors.dense(p.softmax()));
       }
       if (o.prediction()) {
-        values.add((double) p.argmax());
+        values.add(
+            o.thresholds() == null
+                ? (double) p.argmax()
+                : (double) thresholdedArgmax(p.softmax(), o.thresholds()));
       }
     } else {
       if (o.array()) {

@@ -44,9 +44,32 @@ public final class StageParams implements Serializable {
   // general stages
   final Param<String> outputCol;
 
+  /**
+   * The column params that Spark's classifier classes already own ({@code Predictor}, {@code
+   * ProbabilisticClassifier}): a classifier stage uses them instead of params of the same names.
+   */
+  record SparkColumns(
+      Param<String> features,
+      Param<String> label,
+      Param<String> prediction,
+      Param<String> probability,
+      Param<String> rawPrediction)
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  private final boolean sparkColumns;
+
+  /** The params of a general stage: every one of them new. */
+  StageParams(Params owner) {
+    this(owner, null);
+  }
+
+  /** The params of a stage; {@code columns}, when given, are Spark's own column params. */
   // Long: one typed declaration per param, in the order of SparkNetParams; a table of names and
   // docs would lose the params' types and validators.
-  StageParams(Params owner) {
+  StageParams(Params owner, SparkColumns columns) {
+    sparkColumns = columns != null;
     engine =
         new Param<>(
             owner,
@@ -68,16 +91,26 @@ public final class StageParams implements Serializable {
             "shape of one example without the batch axis, e.g. [1, 28, 28], for nets whose data"
                 + " layers do not declare it; empty: the net declares it",
             new Check<>(Check.Kind.ALL_POSITIVE));
-    device = new Param<>(owner, "device", "cpu or gpu:N", new Check<>(Check.Kind.DEVICE));
+    device =
+        new Param<>(
+            owner,
+            "device",
+            "cpu, gpu:N, gpu (the task's GPU) or auto (the task's GPU, else the CPU)",
+            new Check<>(Check.Kind.DEVICE));
     dataBlob = new Param<>(owner, "dataBlob", "input blob that receives the features", nonEmpty());
     labelBlob = new Param<>(owner, "labelBlob", "input blob that receives the labels", nonEmpty());
     featuresCol =
-        new Param<>(
-            owner,
-            "featuresCol",
-            "features column: Spark ML Vector, array<float> or array<double>",
-            nonEmpty());
-    labelCol = new Param<>(owner, "labelCol", "numeric label column", nonEmpty());
+        sparkColumns
+            ? columns.features()
+            : new Param<>(
+                owner,
+                "featuresCol",
+                "features column: Spark ML Vector, array<float> or array<double>",
+                nonEmpty());
+    labelCol =
+        sparkColumns
+            ? columns.label()
+            : new Param<>(owner, "labelCol", "numeric label column", nonEmpty());
     outputBlob =
         new Param<>(
             owner,
@@ -90,7 +123,13 @@ public final class StageParams implements Serializable {
     batchSize =
         new IntParam(
             owner, "batchSize", "batch size of every input; 0: the net definition's", gtEq(0));
-    maxRounds = new IntParam(owner, "maxRounds", "training rounds (>= 1)", gtEq(1));
+    maxRounds =
+        new IntParam(
+            owner,
+            "maxRounds",
+            "training rounds, resumed ones included; 0: no round limit (stop by maxEpochs, a"
+                + " target metric or early stopping)",
+            gtEq(0));
     learningRate =
         new DoubleParam(
             owner,
@@ -118,17 +157,29 @@ public final class StageParams implements Serializable {
             owner,
             "checkpointDir",
             "Hadoop directory for checkpoints, resumed from when it holds one; empty: none");
-    predictionCol = new Param<>(owner, "predictionCol", "prediction column (double)");
+    predictionCol =
+        sparkColumns
+            ? columns.prediction()
+            : new Param<>(owner, "predictionCol", "prediction column (double)");
     probabilityCol =
-        new Param<>(owner, "probabilityCol", "class probability column (Vector); empty: none");
+        sparkColumns
+            ? columns.probability()
+            : new Param<>(
+                owner, "probabilityCol", "class probability column (Vector); empty: none");
     rawPredictionCol =
-        new Param<>(owner, "rawPredictionCol", "raw class score column (Vector); empty: none");
+        sparkColumns
+            ? columns.rawPrediction()
+            : new Param<>(
+                owner, "rawPredictionCol", "raw class score column (Vector); empty: none");
     outputCol =
         new Param<>(
             owner, "outputCol", "array<float> column of the output blob's values", nonEmpty());
   }
 
-  /** The defaults of every stage; classifier stages name Spark's classifier columns. */
+  /**
+   * The defaults of every stage; classifier stages name Spark's classifier columns (set by Spark's
+   * classes when they own them).
+   */
   void setDefaults(Params owner, boolean classifier) {
     owner.setDefault(engine, "caffe");
     owner.setDefault(netText, "");
@@ -136,8 +187,10 @@ public final class StageParams implements Serializable {
     owner.setDefault(device, "cpu");
     owner.setDefault(dataBlob, "data");
     owner.setDefault(labelBlob, "label");
-    owner.setDefault(featuresCol, "features");
-    owner.setDefault(labelCol, "label");
+    if (!sparkColumns) {
+      owner.setDefault(featuresCol, "features");
+      owner.setDefault(labelCol, "label");
+    }
     owner.setDefault(outputBlob, "");
     owner.setDefault(tau, (Object) 50);
     owner.setDefault(numWorkers, (Object) 0);
@@ -149,11 +202,11 @@ public final class StageParams implements Serializable {
     owner.setDefault(seed, (Object) 0L);
     owner.setDefault(validationFraction, (Object) 0.0);
     owner.setDefault(checkpointDir, "");
-    if (classifier) {
+    if (classifier && !sparkColumns) {
       owner.setDefault(predictionCol, "prediction");
       owner.setDefault(probabilityCol, "probability");
       owner.setDefault(rawPredictionCol, "rawPrediction");
-    } else {
+    } else if (!classifier) {
       owner.setDefault(outputCol, "output");
       owner.setDefault(predictionCol, "");
     }
@@ -188,7 +241,7 @@ public final class StageParams implements Serializable {
     public Object apply(T value) {
       return switch (kind) {
         case NON_EMPTY -> value instanceof String s && !s.isBlank();
-        case DEVICE -> value instanceof String s && (s.equals("cpu") || s.matches("gpu:\\d+"));
+        case DEVICE -> value instanceof String s && s.matches("cpu|auto|gpu|gpu:\\d+");
         case ALL_POSITIVE -> {
           if (!(value instanceof int[] dims)) {
             yield false;

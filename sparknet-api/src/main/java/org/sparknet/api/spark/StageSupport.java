@@ -55,6 +55,22 @@ final class StageSupport {
     return d;
   }
 
+  /**
+   * Sets the stage's definition params (engine, texts, sample shape, seed, device) to {@code d}.
+   */
+  static void setDefinition(SparkNetParams<?> p, NetDefinition d) {
+    int[] shape = new int[d.sampleShape() == null ? 0 : d.sampleShape().size()];
+    for (int i = 0; i < shape.length; i++) {
+      shape[i] = d.sampleShape().get(i);
+    }
+    p.setEngine(d.engine())
+        .setSolverText(d.solverText())
+        .setNetText(d.netText() == null ? "" : d.netText())
+        .setInputShape(shape)
+        .setSeed(d.seed())
+        .setDevice(d.device());
+  }
+
   /** The stage's input blobs (the continuation blob keeps its default name). */
   static InputBlobs blobs(SparkNetParams<?> p) {
     return new InputBlobs(p.getDataBlob(), p.getLabelBlob(), InputBlobs.DEFAULT.cont());

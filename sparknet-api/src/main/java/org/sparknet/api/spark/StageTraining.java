@@ -8,7 +8,9 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.train.Averaging;
+import org.sparknet.api.train.RoundListener;
 import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.RoundProgress;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
 
@@ -20,23 +22,16 @@ final class StageTraining {
   record Fitted(WeightCollection weights, List<RoundMetrics> history) {}
 
   /**
-   * Trains on {@code dataset} with the distributed loop: {@code maxRounds} rounds of {@code tau}
-   * steps per worker, optionally validating on a held-out fraction after each round.
+   * Trains on {@code dataset} with the distributed loop until a stop criterion holds ({@code
+   * maxRounds}, {@code maxEpochs}, the target metric, early stopping), validating after every round
+   * when the params name validation rows.
    */
-  static Fitted fit(Dataset<?> dataset, SparkNetParams<?> p) {
+  static Fitted fit(Dataset<?> dataset, TrainingParams<?> p) {
     Dataset<Row> df = dataset.toDF();
     StageSupport.checkFeatures(df.schema(), p);
     FeatureColumns.checkLabel(df.schema(), p.getLabelCol());
-    TrainerConfig.Builder b = config(StageSupport.definition(p), p);
-    Dataset<Row> train = df;
-    Dataset<Row> validation = null;
-    double vf = p.getValidationFraction();
-    if (vf > 0) {
-      Dataset<Row>[] parts = df.randomSplit(new double[] {1 - vf, vf}, p.getSeed());
-      train = parts[0];
-      validation = parts[1];
-      b.optValidationInterval(1);
-    }
+    ValidationSplit split = ValidationSplit.of(df, p);
+    TrainerConfig.Builder b = config(StageSupport.definition(p), p, split.validation() != null);
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(df.sparkSession().sparkContext());
     String fc = p.getFeaturesCol();
     String lc = p.getLabelCol();
@@ -44,21 +39,27 @@ final class StageTraining {
       // The net is built now: check a column whose size its ML attributes tell before any job.
       FeatureColumns.checkFeatures(
           df.schema(), fc, trainer.featureSize(), "the net's input blob '" + p.getDataBlob() + "'");
-      trainer.setTrainingData(train, fc, lc);
-      if (validation != null) {
-        trainer.setValidationData(validation, fc, lc);
+      trainer.setTrainingData(split.train(), fc, lc);
+      if (split.validation() != null) {
+        trainer.setValidationData(split.validation(), fc, lc);
+      }
+      if (p.getVerbose()) {
+        trainer.addListener(new RoundProgress(System.out, p.getMaxRounds(), p.getMaxEpochs()));
+      }
+      for (RoundListener l : p.getRoundListeners()) {
+        trainer.addListener(l);
       }
       List<RoundMetrics> history = trainer.train();
       return new Fitted(trainer.getWeights(), List.copyOf(history));
     }
   }
 
-  private static TrainerConfig.Builder config(NetDefinition def, SparkNetParams<?> p) {
+  private static TrainerConfig.Builder config(
+      NetDefinition def, TrainingParams<?> p, boolean validates) {
     TrainerConfig.Builder b =
         TrainerConfig.builder()
             .setNetDefinition(def)
             .optTau(p.getTau())
-            .optMaxRounds(p.getMaxRounds())
             .optSeed(p.getSeed())
             .optDataBlob(p.getDataBlob())
             .optLabelBlob(p.getLabelBlob())
@@ -72,6 +73,51 @@ final class StageTraining {
     if (!p.getCheckpointDir().isBlank()) {
       b.optCheckpointDir(p.getCheckpointDir());
     }
+    if (!p.getInitialWeights().isBlank()) {
+      b.optInitialWeights(p.getInitialWeights());
+    }
+    stopCriteria(b, p, validates);
+    if (validates) {
+      b.optValidationInterval(1);
+    }
     return b;
+  }
+
+  /** Max rounds and epochs, the target metric and early stopping, checked against each other. */
+  private static void stopCriteria(
+      TrainerConfig.Builder b, TrainingParams<?> p, boolean validates) {
+    if (p.getMaxRounds() > 0) {
+      b.optMaxRounds(p.getMaxRounds());
+    }
+    if (p.getMaxEpochs() > 0) {
+      b.optMaxEpochs(p.getMaxEpochs());
+    }
+    String target = p.getTargetMetric();
+    if (!target.isBlank()) {
+      if (!p.isDefined(p.targetValue())) {
+        throw new IllegalArgumentException(
+            "Stage " + p.uid() + " has targetMetric '" + target + "' but no targetValue; set it");
+      }
+      b.optTargetMetric(target, p.getTargetValue());
+    }
+    if (p.getEarlyStoppingPatience() > 0) {
+      b.optEarlyStoppingPatience(p.getEarlyStoppingPatience());
+    }
+    boolean watches = !target.isBlank() || p.getEarlyStoppingPatience() > 0;
+    if (watches && !validates) {
+      throw new IllegalArgumentException(
+          "Stage "
+              + p.uid()
+              + ": targetMetric and earlyStoppingPatience watch validation results, but there are"
+              + " no validation rows; set validationFraction or validationCol, or call"
+              + " setValidationData(...)");
+    }
+    if (p.getMaxRounds() == 0 && p.getMaxEpochs() == 0 && !watches) {
+      throw new IllegalArgumentException(
+          "Stage "
+              + p.uid()
+              + " has no stop criterion: maxRounds is 0 (no limit) and maxEpochs, targetMetric"
+              + " and earlyStoppingPatience are unset; set one");
+    }
   }
 }

@@ -7,8 +7,8 @@ import org.sparknet.api.train.RoundMetrics;
 
 /**
  * What a fitted SparkNet model holds besides its params: the trained weights and the metrics of the
- * rounds that trained them (empty for a model loaded from files). Shared by {@link SparkNetModel}
- * and {@link SparkNetClassificationModel}.
+ * rounds that trained them (empty for a model that was not trained). Shared by {@link
+ * SparkNetModel} and {@link SparkNetClassificationModel}.
  */
 final class TrainedNet implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -28,10 +28,6 @@ final class TrainedNet implements Serializable {
 
   List<RoundMetrics> history() {
     return history;
-  }
-
-  TrainedNet withHistory(List<RoundMetrics> h) {
-    return new TrainedNet(weights, h);
   }
 
   String describe(String type, String uid, String engine) {

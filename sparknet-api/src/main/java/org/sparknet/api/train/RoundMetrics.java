@@ -1,10 +1,12 @@
 package org.sparknet.api.train;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.Serializable;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -179,6 +181,65 @@ public final class RoundMetrics implements Serializable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot write round " + round + " as JSON", e);
     }
+  }
+
+  /**
+   * Reads a line written by {@link #toJson()} back, for a saved model's history; a number written
+   * as null (it was not finite) reads as NaN.
+   *
+   * @throws IllegalArgumentException quoting the line when it is not such JSON
+   */
+  public static RoundMetrics fromJson(String line) {
+    JsonNode o;
+    try {
+      o = JSON.readTree(line);
+    } catch (JsonProcessingException e) {
+      o = null;
+    }
+    if (o == null || !o.isObject() || !o.path("round").isInt() || !o.hasNonNull("timestamp")) {
+      throw new IllegalArgumentException(
+          "Not a round's metrics (RoundMetrics.toJson): '"
+              + (line.length() > 200 ? line.substring(0, 200) + "..." : line)
+              + "'");
+    }
+    Map<String, Float> validation = new TreeMap<>();
+    o.path("validation")
+        .fields()
+        .forEachRemaining(e -> validation.put(e.getKey(), (float) number(e.getValue())));
+    List<String> devices = new ArrayList<>();
+    for (JsonNode d : o.path("devices")) {
+      devices.add(d.isNull() ? null : d.asText());
+    }
+    long timestamp;
+    try {
+      timestamp = Instant.parse(o.get("timestamp").asText()).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "Round " + o.get("round").asInt() + " has a bad timestamp: " + e.getMessage(), e);
+    }
+    return builder()
+        .round(o.get("round").asInt())
+        .timestampMillis(timestamp)
+        .iteration(o.path("iteration").asLong())
+        .steps(o.path("steps").asLong())
+        .examples(o.path("examples").asLong())
+        .epoch(number(o.path("epoch")))
+        .meanLoss(number(o.path("meanLoss")))
+        .devices(devices)
+        .validation(validation)
+        .timings(
+            new Timings(
+                o.path("computeMillis").asLong(),
+                o.path("broadcastMillis").asLong(),
+                o.path("aggregateMillis").asLong(),
+                o.path("schedulingMillis").asLong(),
+                o.path("wallMillis").asLong(),
+                o.path("validationMillis").asLong()))
+        .build();
+  }
+
+  private static double number(JsonNode n) {
+    return n.isNumber() ? n.asDouble() : Double.NaN;
   }
 
   private static void putNumber(ObjectNode o, String key, double v) {

@@ -85,7 +85,8 @@ public final class SparkNetTrainer implements AutoCloseable {
   private boolean closed;
 
   /**
-   * Builds the driver's net (its initial weights are the starting point) and, when the checkpoint
+   * Builds the driver's net (its initial weights, with the layers of {@link
+   * TrainerConfig#initialWeights()} copied in, are the starting point) and, when the checkpoint
    * directory holds a checkpoint of the same net, resumes from it.
    *
    * @throws IllegalArgumentException when the definition is bad or its data blob is missing, or
@@ -98,7 +99,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     this.driverNet = NetProvider.build(TaskDevices.forDriver(cfg.netDefinition()));
     try {
       this.inputs = new NetInputs(driverNet, cfg);
-      WeightCollection initial = driverNet.getWeights();
+      WeightCollection initial = InitialWeights.of(sc, cfg, driverNet);
       WeightLayout layout = WeightLayout.of(initial);
       this.state = new TrainerState(layout, layout.flatten(initial), workers);
       this.plan = cfg.workerPlan(trainerId, layout);
@@ -270,13 +271,15 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   /**
    * Runs rounds until one of the config's stop criteria holds: max rounds (counted from the very
-   * first round, resumed ones included), max iterations, the target metric, early stopping.
+   * first round, resumed ones included), max epochs, max iterations, the target metric, early
+   * stopping.
    */
   public List<RoundMetrics> train() {
     if (!stopRules.any()) {
       throw new IllegalStateException(
-          "train() needs a stop criterion in the config (optMaxRounds, optMaxIterations,"
-              + " optTargetMetric or optEarlyStoppingPatience); or call train(rounds)");
+          "train() needs a stop criterion in the config (optMaxRounds, optMaxEpochs,"
+              + " optMaxIterations, optTargetMetric or optEarlyStoppingPatience); or call"
+              + " train(rounds)");
     }
     if (cfg.maxRounds() > 0 && state.round() >= cfg.maxRounds()) {
       return List.of();

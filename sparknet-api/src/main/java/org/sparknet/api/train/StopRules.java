@@ -5,11 +5,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The config's stop criteria, checked after each round: max rounds (counted from the very first
- * round, resumed ones included), max iterations, the target metric, and early stopping (which
- * remembers the best validation so far).
+ * round, resumed ones included), max epochs, max iterations, the target metric, and early stopping
+ * (which remembers the best validation so far).
  */
 final class StopRules {
   private static final Logger LOG = LoggerFactory.getLogger(StopRules.class);
+
+  /** Epochs are a ratio of example counts: 1.0 may come out a hair below. */
+  private static final double EPOCH_SLACK = 1e-9;
 
   private final TrainerConfig cfg;
   private double best = Double.NaN;
@@ -22,6 +25,7 @@ final class StopRules {
   /** Whether the config has any criterion at all. */
   boolean any() {
     return cfg.maxRounds() > 0
+        || cfg.maxEpochs() > 0
         || cfg.maxIterations() > 0
         || cfg.targetMetric().isPresent()
         || cfg.earlyStoppingPatience() > 0;
@@ -29,6 +33,9 @@ final class StopRules {
 
   boolean shouldStop(RoundMetrics m) {
     if (cfg.maxRounds() > 0 && m.round() >= cfg.maxRounds()) {
+      return true;
+    }
+    if (cfg.maxEpochs() > 0 && m.epoch() >= cfg.maxEpochs() - EPOCH_SLACK) {
       return true;
     }
     if (cfg.maxIterations() > 0 && m.iteration() >= cfg.maxIterations()) {

@@ -27,6 +27,7 @@ public final class TrainerConfig implements Serializable {
   private final String contBlob;
   private final int validationInterval;
   private final int maxRounds;
+  private final double maxEpochs;
   private final long maxIterations;
   private final String targetMetric;
   private final double targetValue;
@@ -37,6 +38,7 @@ public final class TrainerConfig implements Serializable {
   private final boolean deterministic;
   private final int treeAggregateAbove;
   private final int groupSize;
+  private final String initialWeights;
 
   private TrainerConfig(Builder b) {
     this.netDefinition = b.netDefinition;
@@ -51,6 +53,7 @@ public final class TrainerConfig implements Serializable {
     this.contBlob = b.contBlob;
     this.validationInterval = b.validationInterval;
     this.maxRounds = b.maxRounds;
+    this.maxEpochs = b.maxEpochs;
     this.maxIterations = b.maxIterations;
     this.targetMetric = b.targetMetric;
     this.targetValue = b.targetValue;
@@ -61,6 +64,7 @@ public final class TrainerConfig implements Serializable {
     this.deterministic = b.deterministic;
     this.treeAggregateAbove = b.treeAggregateAbove;
     this.groupSize = b.groupSize;
+    this.initialWeights = b.initialWeights;
   }
 
   public static Builder builder() {
@@ -131,6 +135,14 @@ public final class TrainerConfig implements Serializable {
     return maxRounds;
   }
 
+  /**
+   * Passes over the training data after which {@link SparkNetTrainer#train()} stops (0: no limit),
+   * checked after each round against {@link RoundMetrics#epoch()}.
+   */
+  public double maxEpochs() {
+    return maxEpochs;
+  }
+
   /** Solver iterations after which {@link SparkNetTrainer#train()} stops (0: no limit). */
   public long maxIterations() {
     return maxIterations;
@@ -151,6 +163,14 @@ public final class TrainerConfig implements Serializable {
 
   public Optional<String> checkpointDir() {
     return Optional.ofNullable(checkpointDir);
+  }
+
+  /**
+   * A weights file (URI) whose layers replace the net's initial weights by layer name, for
+   * fine-tuning; see {@link Builder#optInitialWeights}.
+   */
+  public Optional<String> initialWeights() {
+    return Optional.ofNullable(initialWeights);
   }
 
   public int checkpointEvery() {
@@ -240,6 +260,7 @@ public final class TrainerConfig implements Serializable {
     private String contBlob = "cont";
     private int validationInterval;
     private int maxRounds;
+    private double maxEpochs;
     private long maxIterations;
     private String targetMetric;
     private double targetValue;
@@ -250,6 +271,7 @@ public final class TrainerConfig implements Serializable {
     private boolean deterministic;
     private int treeAggregateAbove = 16;
     private int groupSize = 1;
+    private String initialWeights;
 
     private Builder() {}
 
@@ -331,6 +353,15 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
+    /** Stop once the workers have passed over the training data this many times (may be 0.5). */
+    public Builder optMaxEpochs(double epochs) {
+      if (!(epochs > 0) || Double.isInfinite(epochs)) {
+        throw new IllegalArgumentException("maxEpochs must be a positive number but was " + epochs);
+      }
+      this.maxEpochs = epochs;
+      return this;
+    }
+
     public Builder optMaxIterations(long iterations) {
       if (iterations <= 0) {
         throw new IllegalArgumentException("maxIterations must be > 0 but was " + iterations);
@@ -365,6 +396,18 @@ public final class TrainerConfig implements Serializable {
     /** A Hadoop path (file:, hdfs:, s3a: ...) for checkpoints; resumes from it when present. */
     public Builder optCheckpointDir(String hadoopPath) {
       this.checkpointDir = name(hadoopPath, "checkpoint directory");
+      return this;
+    }
+
+    /**
+     * Start from the layers of a weights file (any Hadoop URI; for Caffe a {@code .caffemodel}),
+     * copied by layer name as {@code caffe train --weights} does: layers the file lacks keep the
+     * net's initial weights, layers only the file has are ignored, a layer of another shape is an
+     * error naming it ({@link org.sparknet.api.WeightCollection#copyByLayerName}). A checkpoint to
+     * resume from wins over this file.
+     */
+    public Builder optInitialWeights(String uri) {
+      this.initialWeights = name(uri, "initial weights file");
       return this;
     }
 

@@ -64,12 +64,15 @@ class SparkNetParamsTest {
             "checkpointDir",
             "dataBlob",
             "device",
+            "earlyStoppingPatience",
             "engine",
             "featuresCol",
+            "initialWeights",
             "inputShape",
             "labelBlob",
             "labelCol",
             "learningRate",
+            "maxEpochs",
             "maxRounds",
             "netText",
             "numWorkers",
@@ -79,8 +82,13 @@ class SparkNetParamsTest {
             "rawPredictionCol",
             "seed",
             "solverText",
+            "targetMetric",
+            "targetValue",
             "tau",
-            "validationFraction"),
+            "thresholds",
+            "validationCol",
+            "validationFraction",
+            "verbose"),
         names);
     assertTrue(new SparkNetClassifier().explainParams().contains("tau: solver steps per worker"));
   }
@@ -89,7 +97,7 @@ class SparkNetParamsTest {
   void validatorsRejectBadValues() {
     SparkNetClassifier c = new SparkNetClassifier();
     assertThrows(IllegalArgumentException.class, () -> c.setTau(0));
-    assertThrows(IllegalArgumentException.class, () -> c.setMaxRounds(0));
+    assertThrows(IllegalArgumentException.class, () -> c.setMaxRounds(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setNumWorkers(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setBatchSize(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setLearningRate(-0.1));
@@ -199,5 +207,48 @@ class SparkNetParamsTest {
             .add("features", DataTypes.createArrayType(DataTypes.FloatType))
             .add("label", DataTypes.IntegerType);
     assertEquals(5, c.transformSchema(floats).size());
+  }
+
+  /**
+   * The training params' defaults, their validators, and what copy keeps: CrossValidator and
+   * OneVsRest fit copies. Broken on purpose: a copy that dropped the fit's inputs had no listener.
+   */
+  @Test
+  void trainingParamsDefaultsAndCopies() {
+    SparkNetClassifier c = new SparkNetClassifier();
+    assertTrue(c.getVerbose());
+    assertEquals("", c.getInitialWeights());
+    assertEquals(0.0, c.getMaxEpochs());
+    assertEquals("", c.getTargetMetric());
+    assertFalse(c.isDefined(c.targetValue()), "a target needs its value set");
+    assertEquals(0, c.getEarlyStoppingPatience());
+    assertEquals("", c.getValidationCol());
+    assertThrows(IllegalArgumentException.class, () -> c.setMaxEpochs(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setEarlyStoppingPatience(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setThresholds(new double[] {0, 0, 1}));
+
+    org.sparknet.api.train.RoundListener l = m -> {};
+    c.addRoundListener(l).setMaxEpochs(2.5).setThresholds(new double[] {1, 2});
+    SparkNetClassifier d = c.copy(ParamMap.empty());
+    assertEquals(List.of(l), d.getRoundListeners());
+    assertEquals(2.5, d.getMaxEpochs());
+    assertArrayEquals(new double[] {1, 2}, d.getThresholds(), 0);
+    d.removeRoundListener(l);
+    assertEquals(List.of(l), c.getRoundListeners(), "the copy has its own list");
+    assertEquals(
+        List.of(l),
+        new SparkNetEstimator().addRoundListener(l).copy(ParamMap.empty()).getRoundListeners());
+
+    List<String> modelParams =
+        Arrays.stream(new SparkNetClassificationModel(new WeightCollection()).params())
+            .map(Param::name)
+            .toList();
+    for (String training : List.of("verbose", "initialWeights", "maxEpochs", "validationCol")) {
+      assertFalse(modelParams.contains(training), "models carry no training params: " + training);
+    }
+    assertTrue(modelParams.contains("thresholds"));
+    assertTrue(new SparkNetModel(new WeightCollection()).uid().startsWith("sparkNetModel_"));
+    assertEquals(
+        "m7", new SparkNetClassificationModel("m7", new WeightCollection()).featuresCol().parent());
   }
 }

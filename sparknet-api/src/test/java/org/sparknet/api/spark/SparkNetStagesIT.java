@@ -83,7 +83,7 @@ class SparkNetStagesIT {
   void fitTransformSaveLoadWithoutCaffe(@TempDir Path dir) throws IOException {
     PipelineModel fitted = new Pipeline().setStages(new PipelineStage[] {classifier()}).fit(train);
     SparkNetClassificationModel model = (SparkNetClassificationModel) fitted.stages()[0];
-    assertEquals(5, model.trainingHistory().size());
+    assertEquals(5, model.getHistory().size());
     Dataset<Row> predicted = fitted.transform(test);
     double accuracy =
         new MulticlassClassificationEvaluator().setMetricName("accuracy").evaluate(predicted);

@@ -48,6 +48,17 @@ class TrainerConfigTest {
             .getMessage()
             .contains("groupSize"));
     assertThrows(IllegalArgumentException.class, () -> b.optTauSeconds(0));
+    assertThrows(IllegalArgumentException.class, () -> b.optMaxEpochs(0));
+    assertThrows(IllegalArgumentException.class, () -> b.optMaxEpochs(Double.POSITIVE_INFINITY));
+    assertThrows(IllegalArgumentException.class, () -> b.optInitialWeights(" "));
+    TrainerConfig c =
+        TrainerConfig.builder()
+            .setNetDefinition(DEF)
+            .optMaxEpochs(2.5)
+            .optInitialWeights("hdfs:///zoo/lenet.caffemodel")
+            .build();
+    assertEquals(2.5, c.maxEpochs());
+    assertEquals("hdfs:///zoo/lenet.caffemodel", c.initialWeights().orElseThrow());
     assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(1.5));
     assertThrows(IllegalArgumentException.class, () -> Averaging.elastic(-0.1));
     assertThrows(IllegalArgumentException.class, () -> b.optDataBlob(" "));

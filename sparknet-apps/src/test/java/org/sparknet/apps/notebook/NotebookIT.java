@@ -20,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs examples/notebook.jsh as its header says: jshell with the shaded apps jar and Spark's jars
  * (target/spark-jars) on the class path and the launcher's JVM flags for the snippets' JVM; checks
- * that every snippet ran and what it printed (two rounds with validation accuracy, a prediction
- * table, a test accuracy well above chance).
+ * that every snippet ran and what it printed (a progress line per round with validation accuracy
+ * and an ETA, the listener's lines, the history of the saved and loaded model, a prediction table,
+ * a test accuracy well above chance, the class count and a one-vector prediction). Broken on
+ * purpose: a model writer that skipped history.jsonl failed with "no history line for round 1".
  */
 class NotebookIT {
   private static final Path TARGET = Path.of("target");
@@ -70,6 +72,19 @@ class NotebookIT {
     assertFalse(out.contains("|  Exception") || out.contains("|  Error"), out);
     assertTrue(out.contains("rows: train 4000, test 1000"), out);
     for (int round = 1; round <= 2; round++) {
+      // The line fit prints as it trains, the listener's, and the loaded model's history.
+      assertTrue(
+          Pattern.compile(
+                  "(?m)^round   "
+                      + round
+                      + "/2  epoch \\d\\.\\d\\d  iter +"
+                      + 40 * round
+                      + "  loss [0-9.]+ .* val accuracy 0\\.\\d+ .*elapsed \\d+:\\d\\d  ETA"
+                      + " \\d+:\\d\\d$")
+              .matcher(out)
+              .find(),
+          "no progress line for round " + round + ":\n" + out);
+      assertTrue(out.contains("listener: round " + round + " done"), out);
       assertTrue(
           Pattern.compile(
                   "(?m)^round "
@@ -79,8 +94,10 @@ class NotebookIT {
                       + " loss [0-9.]+ .* val accuracy 0\\.\\d+")
               .matcher(out)
               .find(),
-          "no line for round " + round + ":\n" + out);
+          "no history line for round " + round + ":\n" + out);
     }
+    assertTrue(
+        Pattern.compile("classes: 10, first test row predicted: \\d\\.0").matcher(out).find(), out);
     assertTrue(out.contains("SparkNetClassificationModel{uid sparkNetClassifier_"), out);
     assertTrue(out.replace(" ", "").contains("|id|label|prediction|probability|"), out);
     Matcher m = Pattern.compile("test accuracy: (0\\.\\d+)").matcher(out);

@@ -105,8 +105,8 @@ class SparkNetPipelineIT {
     System.out.printf(
         "SparkNetPipelineIT: 12k train / 2k test, LeNet, 2 workers, tau 50, %d rounds: test accuracy"
             + " %.4f, fit %d ms%n",
-        model.trainingHistory().size(), accuracy, fitMillis);
-    assertEquals(8, model.trainingHistory().size());
+        model.getHistory().size(), accuracy, fitMillis);
+    assertEquals(8, model.getHistory().size());
     assertTrue(accuracy >= 0.85, "test accuracy " + accuracy + " < 0.85");
 
     assertEquals(
@@ -237,7 +237,7 @@ class SparkNetPipelineIT {
     SparkNetClassificationModel best = (SparkNetClassificationModel) cv.bestModel();
     int bestTau = metrics[1] > metrics[0] ? 6 : 2;
     assertEquals(bestTau, best.getTau());
-    assertEquals(2, best.trainingHistory().size());
+    assertEquals(2, best.getHistory().size());
     assertEquals(400, cv.transform(tiny).count());
   }
 

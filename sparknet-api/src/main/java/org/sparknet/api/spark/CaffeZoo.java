@@ -1,0 +1,38 @@
+package org.sparknet.api.spark;
+
+import java.util.List;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.device.TaskDevices;
+import org.sparknet.api.model.ModelStore;
+
+/** Models made from a net definition and a trained weights file, for inference only. */
+final class CaffeZoo {
+  private CaffeZoo() {}
+
+  /**
+   * A Caffe definition of the net file at {@code netUri} (a deploy net that declares its input
+   * shapes), with a solver that inference never steps.
+   */
+  static NetDefinition deployDefinition(String netUri) {
+    return new NetDefinition(
+        "caffe",
+        DefinitionFiles.INFERENCE_SOLVER,
+        DefinitionFiles.text(netUri, "Net"),
+        null,
+        0L,
+        "cpu");
+  }
+
+  /**
+   * The weights of {@code weightsUri}, which must cover every learnable layer of the net, and no
+   * history.
+   *
+   * @throws IllegalArgumentException naming the file when it is missing or does not fit the net
+   */
+  static TrainedNet trained(NetDefinition definition, String weightsUri) {
+    return new TrainedNet(
+        new ModelStore(DefinitionFiles.hadoopConf())
+            .readWeights(TaskDevices.forDriver(definition), weightsUri),
+        List.of());
+  }
+}

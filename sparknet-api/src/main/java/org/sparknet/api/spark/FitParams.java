@@ -1,0 +1,113 @@
+package org.sparknet.api.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.Params;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.sparknet.api.train.RoundListener;
+
+/**
+ * What only an estimator's {@code fit} reads, held for the accessor methods of {@link
+ * TrainingParams}: the {@link Param}s (saved with the estimator, not copied into the model) and the
+ * fit's inputs that are no params because they are objects, not JSON (round listeners, a validation
+ * DataFrame). The inputs are kept by {@code copy}, as {@code CrossValidator} and {@code OneVsRest}
+ * fit copies, but not saved.
+ */
+public final class FitParams implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  final BooleanParam verbose;
+  final Param<String> initialWeights;
+  final DoubleParam maxEpochs;
+  final Param<String> targetMetric;
+  final DoubleParam targetValue;
+  final IntParam earlyStoppingPatience;
+  final Param<String> validationCol;
+
+  private transient List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+  private transient Dataset<Row> validationData;
+
+  FitParams(Params owner) {
+    verbose =
+        new BooleanParam(
+            owner, "verbose", "print one line per training round (with an ETA) on standard output");
+    initialWeights =
+        new Param<>(
+            owner,
+            "initialWeights",
+            "weights file (URI; Caffe: .caffemodel) to start from, copied by layer name: layers"
+                + " it lacks keep their initial weights; empty: none");
+    maxEpochs =
+        new DoubleParam(
+            owner,
+            "maxEpochs",
+            "stop after this many passes over the training data; 0: no epoch limit",
+            ParamValidators.gtEq(0));
+    targetMetric =
+        new Param<>(
+            owner,
+            "targetMetric",
+            "validation output (e.g. accuracy, loss) that stops training once it reaches"
+                + " targetValue, and that early stopping watches; empty: none (early stopping"
+                + " watches loss)");
+    targetValue =
+        new DoubleParam(
+            owner,
+            "targetValue",
+            "value of targetMetric that stops training (at most for loss or error, at least for"
+                + " others)");
+    earlyStoppingPatience =
+        new IntParam(
+            owner,
+            "earlyStoppingPatience",
+            "stop after this many validations without improvement; 0: never",
+            ParamValidators.gtEq(0));
+    validationCol =
+        new Param<>(
+            owner,
+            "validationCol",
+            "boolean or integer column; rows where it is true (non-zero) are held out and"
+                + " tested after every round instead of trained on; empty: none");
+  }
+
+  void setDefaults(Params owner) {
+    owner.setDefault(verbose, (Object) true);
+    owner.setDefault(initialWeights, "");
+    owner.setDefault(maxEpochs, (Object) 0.0);
+    owner.setDefault(targetMetric, "");
+    owner.setDefault(earlyStoppingPatience, (Object) 0);
+    owner.setDefault(validationCol, "");
+  }
+
+  List<RoundListener> listeners() {
+    return listeners;
+  }
+
+  Dataset<Row> validationData() {
+    return validationData;
+  }
+
+  void setValidationData(Dataset<Row> df) {
+    this.validationData = df;
+  }
+
+  /** Takes the non-param inputs of {@code other} (the stage this one's stage was copied from). */
+  void copyInputsFrom(FitParams other) {
+    listeners = new CopyOnWriteArrayList<>(new ArrayList<>(other.listeners));
+    validationData = other.validationData;
+  }
+
+  private void readObject(java.io.ObjectInputStream in)
+      throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    listeners = new CopyOnWriteArrayList<>();
+  }
+}

@@ -1,0 +1,174 @@
+package org.sparknet.api.spark;
+
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.sparknet.api.train.RoundListener;
+
+/**
+ * What the SparkNet estimators take besides the params every stage has: progress output, where
+ * training starts (a weights file), when it stops (epochs, a target metric, early stopping) and
+ * what it validates on (a column, a DataFrame, or {@code validationFraction}). The models do not
+ * carry these.
+ *
+ * @param <S> the estimator type, returned by the setters
+ */
+public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetParams<S> {
+
+  /** The param objects behind the accessors; not for callers. */
+  FitParams fitParams();
+
+  @SuppressWarnings("unchecked")
+  private S self() {
+    return (S) this;
+  }
+
+  /** Print one line per round on standard output, with elapsed time and an ETA; default true. */
+  default BooleanParam verbose() {
+    return fitParams().verbose;
+  }
+
+  default boolean getVerbose() {
+    return (Boolean) getOrDefault(verbose());
+  }
+
+  default S setVerbose(boolean value) {
+    set(verbose(), value);
+    return self();
+  }
+
+  /**
+   * A weights file (any Hadoop URI; for Caffe a {@code .caffemodel}, from the model zoo or a saved
+   * model's {@code weights/}) to start training from, copied by layer name as {@code caffe train
+   * --weights} does: layers the file lacks keep their initial weights (rename a layer to
+   * re-initialise it), layers only the file has are ignored, and a layer of another shape is an
+   * error naming it. Empty (default): start from the net's initial weights. A checkpoint in {@code
+   * checkpointDir} wins over it.
+   */
+  default Param<String> initialWeights() {
+    return fitParams().initialWeights;
+  }
+
+  default String getInitialWeights() {
+    return (String) getOrDefault(initialWeights());
+  }
+
+  default S setInitialWeights(String uri) {
+    set(initialWeights(), uri);
+    return self();
+  }
+
+  /** Stop after this many passes over the training data (may be fractional); 0 (default): none. */
+  default DoubleParam maxEpochs() {
+    return fitParams().maxEpochs;
+  }
+
+  default double getMaxEpochs() {
+    return (Double) getOrDefault(maxEpochs());
+  }
+
+  default S setMaxEpochs(double value) {
+    set(maxEpochs(), value);
+    return self();
+  }
+
+  /**
+   * The validation output (a TEST-phase output of the net, e.g. "accuracy" or "loss") that stops
+   * training once it reaches {@code targetValue}, and that early stopping watches; empty (default):
+   * none, and early stopping watches "loss". Needs validation rows.
+   */
+  default Param<String> targetMetric() {
+    return fitParams().targetMetric;
+  }
+
+  default String getTargetMetric() {
+    return (String) getOrDefault(targetMetric());
+  }
+
+  default S setTargetMetric(String value) {
+    set(targetMetric(), value);
+    return self();
+  }
+
+  /** The value of {@code targetMetric} that stops training: at most for loss or error names. */
+  default DoubleParam targetValue() {
+    return fitParams().targetValue;
+  }
+
+  default double getTargetValue() {
+    return (Double) getOrDefault(targetValue());
+  }
+
+  default S setTargetValue(double value) {
+    set(targetValue(), value);
+    return self();
+  }
+
+  /** Stop after this many validations without improvement; 0 (default): never. */
+  default IntParam earlyStoppingPatience() {
+    return fitParams().earlyStoppingPatience;
+  }
+
+  default int getEarlyStoppingPatience() {
+    return (Integer) getOrDefault(earlyStoppingPatience());
+  }
+
+  default S setEarlyStoppingPatience(int value) {
+    set(earlyStoppingPatience(), value);
+    return self();
+  }
+
+  /**
+   * A boolean or integer column: rows where it is true (non-zero) are validation rows, held out and
+   * tested after every round (as Horovod's estimators take it); empty (default): none.
+   */
+  default Param<String> validationCol() {
+    return fitParams().validationCol;
+  }
+
+  default String getValidationCol() {
+    return (String) getOrDefault(validationCol());
+  }
+
+  default S setValidationCol(String value) {
+    set(validationCol(), value);
+    return self();
+  }
+
+  /**
+   * Rows to validate on after every round, with the same features and label columns as the training
+   * rows (as BigDL's estimators take them); null (default): none. Not a param: it is kept by {@code
+   * copy} but not saved.
+   */
+  default S setValidationData(Dataset<?> df) {
+    fitParams().setValidationData(df == null ? null : df.toDF());
+    return self();
+  }
+
+  default Dataset<Row> getValidationData() {
+    return fitParams().validationData();
+  }
+
+  /**
+   * Calls {@code listener} on the driver after every training round of {@code fit}, with the
+   * round's metrics. Not a param: kept by {@code copy} but not saved.
+   */
+  default S addRoundListener(RoundListener listener) {
+    fitParams().listeners().add(Objects.requireNonNull(listener, "listener"));
+    return self();
+  }
+
+  default S removeRoundListener(RoundListener listener) {
+    fitParams().listeners().remove(listener);
+    return self();
+  }
+
+  default List<RoundListener> getRoundListeners() {
+    return List.copyOf(fitParams().listeners());
+  }
+}

@@ -1,0 +1,71 @@
+package org.sparknet.api.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A round's JSON line reads back into the same metrics (a saved model's history). Broken on
+ * purpose: reading "epoch" from "meanLoss" wrote back "epoch":0.25 for 1.2345; reading a null
+ * device as text wrote back "null" in quotes.
+ */
+class RoundMetricsJsonTest {
+
+  private static RoundMetrics sample(double loss) {
+    return RoundMetrics.builder()
+        .round(7)
+        .iteration(350)
+        .steps(50)
+        .examples(6400)
+        .epoch(1.2345)
+        .meanLoss(loss)
+        .validation(Map.of("accuracy", 0.8125f, "loss", 0.5f))
+        .devices(Arrays.asList("cpu", null, "gpu:1"))
+        .timings(new RoundMetrics.Timings(11, 12, 13, 14, 60, 9))
+        .timestampMillis(1_700_000_000_123L)
+        .build();
+  }
+
+  @Test
+  void jsonLineReadsBackIntoTheSameRound() {
+    RoundMetrics m = sample(0.25);
+    RoundMetrics back = RoundMetrics.fromJson(m.toJson());
+    assertEquals(m.toJson(), back.toJson());
+    assertEquals(7, back.round());
+    assertEquals(350, back.iteration());
+    assertEquals(50, back.steps());
+    assertEquals(6400, back.examples());
+    assertEquals(1.2345, back.epoch());
+    assertEquals(0.25, back.meanLoss());
+    assertEquals(Map.of("accuracy", 0.8125f, "loss", 0.5f), back.validation());
+    assertEquals(Arrays.asList("cpu", null, "gpu:1"), back.devices());
+    assertNull(back.devices().get(1));
+    assertEquals(new RoundMetrics.Timings(11, 12, 13, 14, 60, 9), back.timings());
+    assertEquals(1_700_000_000_123L, back.timestampMillis());
+  }
+
+  @Test
+  void aLossThatWasNotFiniteReadsAsNaN() {
+    RoundMetrics back = RoundMetrics.fromJson(sample(Double.NaN).toJson());
+    assertTrue(Double.isNaN(back.meanLoss()));
+  }
+
+  @Test
+  void otherTextIsRejectedWithTheLine() {
+    for (String bad : new String[] {"", "{", "[1]", "{\"round\": 1}", "{\"round\": \"x\"}"}) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> RoundMetrics.fromJson(bad), bad);
+      assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+    }
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RoundMetrics.fromJson("{\"round\": 3, \"timestamp\": \"yesterday\"}"));
+    assertTrue(e.getMessage().startsWith("Round 3 has a bad timestamp"), e.getMessage());
+  }
+}
