@@ -39,7 +39,6 @@ import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.CaffeRuntime;
-import org.sparknet.caffe.internal.DryRun;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.NetPlan.InputBlob;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.caffe.internal.DryRun;
 
 /** The dry run runs once per definition (seed ignored) and its cost is measured. */
 class DryRunIT {

@@ -1,4 +1,4 @@
-package org.sparknet.caffe.internal;
+package org.sparknet.caffe;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.caffe.CaffeNet;
 import org.sparknet.ndarray.NDArray;
 
 /**
@@ -23,14 +22,14 @@ import org.sparknet.ndarray.NDArray;
  * Caffe CHECK that fails there aborts the child, not this JVM; its glog "Check failed" line becomes
  * an {@link IllegalArgumentException}. Verdicts are cached per definition for the life of the JVM.
  */
-public final class DryRun {
+final class DryRun {
   private static final Map<NetDefinition, Optional<String>> VERDICTS = new ConcurrentHashMap<>();
   private static final String FAILURE_MARK = "SPARKNET-DRY-RUN-FAILED: ";
 
   private DryRun() {}
 
   /** Throws IllegalArgumentException if Caffe aborts on {@code definition}. */
-  public static void check(NetDefinition definition) {
+  static void check(NetDefinition definition) {
     NetDefinition key = definition.withSeed(0);
     Optional<String> verdict = VERDICTS.computeIfAbsent(key, DryRun::runChild);
     if (verdict.isPresent()) {
@@ -39,7 +38,7 @@ public final class DryRun {
   }
 
   /** Number of cached verdicts (for tests). */
-  public static int cachedVerdicts() {
+  static int cachedVerdicts() {
     return VERDICTS.size();
   }
 
