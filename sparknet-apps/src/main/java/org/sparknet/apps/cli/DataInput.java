@@ -24,6 +24,7 @@ import org.sparknet.apps.data.IdxInput;
 import org.sparknet.apps.data.ImageFolder;
 import org.sparknet.apps.data.ImageTransform;
 import org.sparknet.apps.data.MeanImage;
+import org.sparknet.caffe.CaffeDataLayers;
 
 /**
  * One dataset named on the command line (--train, --test or --input) in one of the {@link
@@ -163,24 +164,16 @@ final class DataInput {
    * The net definition and how to load the data for it: the shape of one example follows from the
    * format, the net's data layers and the options. Examples are loaded uncropped: the net crops and
    * mirrors them per batch, and a mean file is subtracted by the loader (see {@link
-   * NetTransforms}).
+   * CaffeDataLayers}).
    */
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
     if (format == DataFormat.IDX) {
       return new Loading(n.definition(idx.sampleShape()), n.scale, 0, 0, ImageTransform.NONE);
     }
-    List<Path> baseDirs = new ArrayList<>();
-    if (n.solver != null) {
-      baseDirs.add(n.solver.toAbsolutePath().getParent());
-    }
-    if (n.net != null) {
-      baseDirs.add(n.net.toAbsolutePath().getParent());
-    }
-    baseDirs.add(Path.of("").toAbsolutePath());
-    NetTransforms nt =
-        NetTransforms.of(n.files(), o.crop, o.mirror, o.meanValue, o.batchSize, baseDirs);
-    MeanImage mean = nt.mean();
+    CaffeFiles files = n.files();
+    CaffeDataLayers.Rewritten nt = rewriteDataLayers(files, n, o);
+    MeanImage mean = nt.meanFile() == null ? null : MeanImage.read(nt.meanFile());
     int crop = nt.cropSize();
     int h;
     int w;
@@ -247,10 +240,32 @@ final class DataInput {
               + format.cliName()
               + " gives after resizing (uncropped: the net crops)");
     }
-    NetDefinition def = n.definition(nt.files(), shape);
+    NetDefinition def =
+        n.definition(new CaffeFiles(nt.solverText(), nt.netText(), files.netSource()), shape);
     // Only the mean image is subtracted at load time; crops and flips are the net's, per batch,
     // so one transform serves both phases.
     return new Loading(def, n.scale, h, w, new ImageTransform(0, false, false, 0, mean));
+  }
+
+  /**
+   * The net's data layers with the command line's overrides; a relative mean_file is looked for
+   * beside the solver, beside the net, then in the current directory.
+   */
+  private static CaffeDataLayers.Rewritten rewriteDataLayers(
+      CaffeFiles files, NetOptions n, DataOptions o) {
+    List<Path> baseDirs = new ArrayList<>();
+    if (n.solver != null) {
+      baseDirs.add(n.solver.toAbsolutePath().getParent());
+    }
+    if (n.net != null) {
+      baseDirs.add(n.net.toAbsolutePath().getParent());
+    }
+    baseDirs.add(Path.of("").toAbsolutePath());
+    return CaffeDataLayers.rewrite(
+        files.solverText(),
+        files.netText(),
+        files.netSource(),
+        new CaffeDataLayers.Overrides(o.crop, o.mirror, o.meanValue, o.batchSize, baseDirs));
   }
 
   /**

@@ -12,7 +12,7 @@ import org.sparknet.bench.loop.GemmShapes.Gemm;
 
 /**
  * The arithmetic of the suite's sections, with no Spark and no Caffe: the cost model's formula,
- * GEMM FLOP counting, the zoo nets' Data-to-Input rewrite, the image resizing and the new options.
+ * GEMM FLOP counting, the image resizing and the new options.
  */
 class SuiteModelTest {
 
@@ -49,25 +49,6 @@ class SuiteModelTest {
     assertEquals(2.0 * 500 * 800, ip.flopsPerImage());
     assertEquals(
         conv.flopsPerImage() + ip.flopsPerImage(), GemmShapes.flopsPerImage(List.of(conv, ip)));
-  }
-
-  @Test
-  void zooDataLayersBecomeInputLayersOfTheAskedBatch() {
-    String net =
-        BenchNets.withInputLayers(BenchNets.zoo("caffenet_train_val.prototxt"), 3, 227, 2, 3);
-    assertFalse(net.contains("\"Data\""), net);
-    assertFalse(net.contains("mean_file"), "the transform goes with the Data layer");
-    String flat = net.replaceAll("\\s+", " ");
-    assertTrue(
-        flat.contains(
-            "phase: TRAIN } input_param { shape { dim: 2 dim: 3 dim: 227 dim: 227 } shape { dim: 2 }"),
-        flat);
-    assertTrue(
-        flat.contains(
-            "phase: TEST } input_param { shape { dim: 3 dim: 3 dim: 227 dim: 227 } shape { dim: 3 }"),
-        flat);
-    assertTrue(net.contains("phase: TEST"), net);
-    assertTrue(net.contains("\"fc8\""), "the rest of the net is kept");
   }
 
   @Test
