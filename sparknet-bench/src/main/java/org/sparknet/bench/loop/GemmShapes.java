@@ -7,13 +7,10 @@ import java.util.Set;
 import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatLayer;
 import org.bytedeco.caffe.FloatNet;
-import org.bytedeco.caffe.FloatSGDSolver;
 import org.bytedeco.caffe.LayerParameter;
-import org.bytedeco.caffe.SolverParameter;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.caffe.internal.CaffeRuntime;
-import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.PlainCaffeSolver;
 
 /**
  * The matrix products Caffe's CPU code runs for one training step of a net, read from the layer
@@ -62,13 +59,9 @@ public final class GemmShapes {
 
   /** The products of one training step of {@code def}'s TRAIN net. */
   public static List<Gemm> of(NetDefinition def) {
-    NetPlan plan = NetPlan.of(def);
-    CaffeRuntime.useDevice(-1);
     List<Gemm> out = new ArrayList<>();
     try (PointerScope scope = new PointerScope()) {
-      SolverParameter sp = new SolverParameter();
-      CaffeRuntime.readText(plan.solverText(), sp, "solver");
-      try (FloatSGDSolver solver = new FloatSGDSolver(sp)) {
+      try (PlainCaffeSolver solver = PlainCaffeSolver.create(def)) {
         FloatNet net = solver.net();
         Set<String> inputs = new HashSet<>();
         for (int i = 0; i < net.layers().size(); i++) {

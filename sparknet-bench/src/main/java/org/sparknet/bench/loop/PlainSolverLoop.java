@@ -3,26 +3,23 @@ package org.sparknet.bench.loop;
 import java.nio.FloatBuffer;
 import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatNet;
-import org.bytedeco.caffe.FloatSGDSolver;
-import org.bytedeco.caffe.SolverParameter;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
-import org.sparknet.caffe.internal.CaffeRuntime;
-import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.PlainCaffeSolver;
 
 /**
  * The baseline of the overhead comparison: a plain JavaCPP Caffe solver loop with nothing of
  * SparkNet in it. It builds the SGD solver from the same solver and net text that {@link
- * org.sparknet.caffe.CaffeNet} builds (the definition after NetPlan's checks, Data layers already
- * Input layers), writes each batch straight into the input blobs' memory in the order a {@link
- * ShardFeeder} with the same seed would (the same per-epoch shuffles of the same shard), and calls
- * {@code Step(1)} per batch (with Input layers a longer Step would reuse one batch). No input
- * checks, no loss read-back, no transforms: the inputs are already scaled.
+ * org.sparknet.caffe.CaffeNet} builds ({@link PlainCaffeSolver}: Data layers already Input layers),
+ * writes each batch straight into the input blobs' memory in the order a {@link ShardFeeder} with
+ * the same seed would (the same per-epoch shuffles of the same shard), and calls {@code Step(1)}
+ * per batch (with Input layers a longer Step would reuse one batch). No input checks, no loss
+ * read-back, no transforms: the inputs are already scaled.
  */
 final class PlainSolverLoop implements AutoCloseable {
-  private final FloatSGDSolver solver;
+  private final PlainCaffeSolver solver;
   private final DataShard shard;
   private final long seed;
   private final int batch;
@@ -32,19 +29,10 @@ final class PlainSolverLoop implements AutoCloseable {
   private int position;
 
   PlainSolverLoop(NetDefinition def, DataShard shard, long seed) {
-    NetPlan plan = NetPlan.of(def);
-    if (!plan.solverType().equals("SGD")) {
-      throw new IllegalArgumentException(
-          "The plain loop runs SGD nets only, not " + plan.solverType());
-    }
-    CaffeRuntime.useDevice(-1);
-    try (PointerScope scope = new PointerScope()) {
-      SolverParameter sp = new SolverParameter();
-      CaffeRuntime.readText(plan.solverText(), sp, "solver");
-      FloatSGDSolver s = new FloatSGDSolver(sp);
-      s.retainReference();
-      scope.detach(s);
-      this.solver = s;
+    this.solver = PlainCaffeSolver.create(def);
+    if (!solver.type().equals("SGD")) {
+      solver.close();
+      throw new IllegalArgumentException("The plain loop runs SGD nets only, not " + solver.type());
     }
     this.shard = shard;
     this.seed = seed;
@@ -64,7 +52,7 @@ final class PlainSolverLoop implements AutoCloseable {
 
   /** Runs {@code steps} solver steps; returns their wall time in seconds. */
   double run(int steps) {
-    CaffeRuntime.useDevice(-1);
+    solver.useDevice();
     float[] features = shard.features();
     float[] labels = shard.labels();
     try (PointerScope scope = new PointerScope()) {
@@ -84,7 +72,7 @@ final class PlainSolverLoop implements AutoCloseable {
             order = ShardFeeder.epochOrder(shard.count(), seed, shard.partition(), ++epoch);
           }
         }
-        solver.Step(1);
+        solver.solver().Step(1);
       }
       return (System.nanoTime() - t0) / 1e9;
     }
