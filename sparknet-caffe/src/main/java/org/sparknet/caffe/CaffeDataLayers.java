@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.internal.DataLayers;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
@@ -118,7 +118,7 @@ public final class CaffeDataLayers {
       if (type.equals("Input") && inputShape == null) {
         inputShape = exampleShape(layer);
       }
-      if (!NetPlan.DATA_LAYER_TYPES.contains(type)) {
+      if (!DataLayers.TYPES.contains(type)) {
         return;
       }
       dataLayers++;

@@ -12,7 +12,6 @@ import org.bytedeco.caffe.global.caffe;
 import org.bytedeco.javacpp.FloatPointer;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.Phase;
-import org.sparknet.caffe.internal.NetPlan.InputBlob;
 
 /**
  * Caffe's DataTransformer for data fed from the JVM, for inputs whose {@code transform_param}

@@ -311,11 +311,7 @@ public final class TextFormat {
         if (!identStart(c)) {
           throw error(fl, fc, "expected a field name but found '" + c + "'");
         }
-        int start = pos;
-        while (pos < s.length() && identPart(peek())) {
-          advance();
-        }
-        String name = s.substring(start, pos);
+        String name = identifier();
         skipSpace();
         boolean colon = false;
         if (pos < s.length() && peek() == ':') {
@@ -341,29 +337,7 @@ public final class TextFormat {
             throw error(line, col, "expected ':' or '{' after field name '" + name + "'");
           }
           if (v == '[') {
-            advance();
-            skipSpace();
-            if (pos < s.length() && peek() == ']') {
-              advance();
-            } else {
-              while (true) {
-                skipSpace();
-                int vl = line;
-                int vc = col;
-                Field f = scalar(name, vl, vc);
-                m.fields.add(f);
-                skipSpace();
-                if (pos < s.length() && peek() == ',') {
-                  advance();
-                  continue;
-                }
-                if (pos < s.length() && peek() == ']') {
-                  advance();
-                  break;
-                }
-                throw error(line, col, "expected ',' or ']' in the list of '" + name + "'");
-              }
-            }
+            list(m, name);
           } else {
             m.fields.add(scalar(name, fl, fc));
           }
@@ -372,6 +346,38 @@ public final class TextFormat {
         if (pos < s.length() && (peek() == ';' || peek() == ',')) {
           advance();
         }
+      }
+    }
+
+    private String identifier() {
+      int start = pos;
+      while (pos < s.length() && identPart(peek())) {
+        advance();
+      }
+      return s.substring(start, pos);
+    }
+
+    /** A repeated scalar written as a list, {@code name: [a, b, c]}: one field per value. */
+    private void list(Message m, String name) {
+      advance();
+      skipSpace();
+      if (pos < s.length() && peek() == ']') {
+        advance();
+        return;
+      }
+      while (true) {
+        skipSpace();
+        m.fields.add(scalar(name, line, col));
+        skipSpace();
+        if (pos < s.length() && peek() == ',') {
+          advance();
+          continue;
+        }
+        if (pos < s.length() && peek() == ']') {
+          advance();
+          return;
+        }
+        throw error(line, col, "expected ',' or ']' in the list of '" + name + "'");
       }
     }
 
