@@ -1,9 +1,6 @@
 package org.sparknet.caffe;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.caffe.BlobProto;
@@ -14,6 +11,7 @@ import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.caffe.internal.BlobShapes;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.ndarray.Shape;
 
@@ -34,13 +32,18 @@ final class CaffeModelLayers {
    */
   static WeightCollection read(NetDefinition definition, byte[] bytes, String source) {
     CaffeRuntime.load();
-    Path tmp = null;
     try (PointerScope scope = new PointerScope()) {
-      // Caffe reads protos from files, not byte arrays.
-      tmp = Files.createTempFile("sparknet-layers", ".caffemodel");
-      Files.write(tmp, bytes);
       NetParameter np = new NetParameter();
-      if (!caffe.ReadProtoFromBinaryFile(tmp.toString(), np)) {
+      // Caffe reads protos from files, not byte arrays.
+      boolean parsed =
+          CaffeRuntime.throughTempFile(
+              ".caffemodel",
+              "the weights of " + source,
+              tmp -> {
+                Files.write(tmp, bytes);
+                return caffe.ReadProtoFromBinaryFile(tmp.toString(), np);
+              });
+      if (!parsed) {
         throw new IllegalArgumentException(
             "Weights file " + source + " is not a binary Caffe NetParameter (.caffemodel)");
       }
@@ -49,16 +52,6 @@ final class CaffeModelLayers {
             source + " uses Caffe's V1 layer format; upgrade it with upgrade_net_proto_binary");
       }
       return layers(np, definition, source);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot stage the weights of " + source, e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException e) {
-          // a left-over temporary file is harmless
-        }
-      }
     }
   }
 
@@ -76,11 +69,7 @@ final class CaffeModelLayers {
         BlobProto bp = lp.blobs(j);
         Shape shape;
         if (bp.has_shape()) {
-          int[] dims = new int[bp.shape().dim_size()];
-          for (int d = 0; d < dims.length; d++) {
-            dims[d] = Math.toIntExact(bp.shape().dim(d));
-          }
-          shape = Shape.of(dims);
+          shape = BlobShapes.of(bp);
         } else {
           if (netWeights == null) {
             try (CaffeNet net = CaffeNet.create(definition)) {
@@ -98,17 +87,11 @@ final class CaffeModelLayers {
 
   /** A legacy blob's shape: the net's blob shape when it pads to the same 4-D fields. */
   private static Shape legacyShape(BlobProto bp, WeightCollection net, String layer, int j) {
-    Shape fields = Shape.of(bp.num(), bp.channels(), bp.height(), bp.width());
+    Shape fields = BlobShapes.of(bp);
     if (net.contains(layer) && j < net.get(layer).size()) {
       Shape want = net.get(layer).get(j).shape();
-      if (want.rank() <= 4) {
-        int[] padded = {1, 1, 1, 1};
-        for (int d = 0; d < want.rank(); d++) {
-          padded[4 - want.rank() + d] = want.dim(d);
-        }
-        if (Shape.of(padded).equals(fields)) {
-          return want;
-        }
+      if (want.rank() <= 4 && BlobShapes.legacy(want).equals(fields)) {
+        return want;
       }
     }
     return fields;
@@ -126,11 +109,8 @@ final class CaffeModelLayers {
               + j
               + " of shape "
               + shape
-              + " holds "
-              + n
-              + " floats, needs "
-              + shape.size()
-              + (bp.double_data_size() > 0 ? " (double data is not supported)" : ""));
+              + " "
+              + BlobShapes.sizeProblem(bp, shape));
     }
     float[] data = new float[n];
     for (int k = 0; k < n; k++) {

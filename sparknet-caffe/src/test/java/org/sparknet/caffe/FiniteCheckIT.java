@@ -7,6 +7,7 @@ import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.javacpp.FloatPointer;
 import org.junit.jupiter.api.Test;
 import org.sparknet.caffe.internal.CaffeRuntime;
+import org.sparknet.caffe.internal.Divergence;
 
 /**
  * CaffeNet's divergence check reads a blob's finiteness from Caffe's {@code asum_data} (BLAS, where
@@ -26,9 +27,9 @@ class FiniteCheckIT {
           for (int i = 0; i < n; i++) {
             d.put(i, (i % 7) - 3f);
           }
-          assertTrue(CaffeNet.finite(b), "finite values read as finite");
+          assertTrue(Divergence.finite(b), "finite values read as finite");
           d.put(at, bad);
-          assertFalse(CaffeNet.finite(b), bad + " at " + at + " of " + n + " was missed");
+          assertFalse(Divergence.finite(b), bad + " at " + at + " of " + n + " was missed");
         }
       }
     }

@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.bytedeco.caffe.Caffe;
 import org.bytedeco.caffe.global.caffe;
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 
 /**
- * Loading Caffe's natives, choosing mode and device on the calling thread, and handing text-format
- * definitions (already checked in Java) to Caffe's own parser.
+ * Loading Caffe's natives, choosing mode and device on the calling thread, and handing protos to
+ * and from Caffe: text-format definitions (already checked in Java) to Caffe's own parser, binary
+ * messages through temporary files.
  */
 public final class CaffeRuntime {
   private static volatile boolean loaded;
@@ -116,16 +118,46 @@ public final class CaffeRuntime {
    */
   public static void readText(String text, org.bytedeco.caffe.Message target, String source) {
     load();
+    throughTempFile(
+        ".prototxt",
+        source,
+        tmp -> {
+          Files.writeString(tmp, text, StandardCharsets.UTF_8);
+          if (!caffe.ReadProtoFromTextFile(tmp.toString(), target)) {
+            throw new IllegalArgumentException(
+                "Caffe could not parse " + source + " (the Java check passed; see stderr)");
+          }
+          return null;
+        });
+  }
+
+  /** A protobuf message's binary form, as Caffe writes it to files. */
+  public static byte[] bytes(org.bytedeco.caffe.Message m) {
+    BytePointer bytes = m.SerializeAsString();
+    byte[] out = new byte[(int) bytes.limit()];
+    bytes.get(out);
+    return out;
+  }
+
+  /** What {@link #throughTempFile} runs. */
+  @FunctionalInterface
+  public interface FileWork<T> {
+    T apply(Path file) throws IOException;
+  }
+
+  /**
+   * Runs {@code work} on a new temporary file, deleted afterwards: Caffe reads and writes protos
+   * through files, not byte arrays.
+   *
+   * @param what what the file is for, named when it cannot be written
+   */
+  public static <T> T throughTempFile(String suffix, String what, FileWork<T> work) {
     Path tmp = null;
     try {
-      tmp = Files.createTempFile("sparknet-", ".prototxt");
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      if (!caffe.ReadProtoFromTextFile(tmp.toString(), target)) {
-        throw new IllegalArgumentException(
-            "Caffe could not parse " + source + " (the Java check passed; see stderr)");
-      }
+      tmp = Files.createTempFile("sparknet-", suffix);
+      return work.apply(tmp);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write a temporary file for " + source, e);
+      throw new UncheckedIOException("Cannot write a temporary file for " + what, e);
     } finally {
       if (tmp != null) {
         try {
