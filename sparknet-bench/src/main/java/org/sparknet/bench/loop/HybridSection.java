@@ -1,17 +1,16 @@
 package org.sparknet.bench.loop;
 
+import static org.sparknet.bench.loop.BenchRun.LR;
+import static org.sparknet.bench.loop.BenchRun.SEED;
+
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
-import org.sparknet.api.data.Example;
-import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
-import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.mnist.LeNet;
 
 /**
@@ -23,20 +22,18 @@ import org.sparknet.apps.mnist.LeNet;
  * the same examples.
  */
 final class HybridSection {
-  private static final long SEED = 42;
-  private static final double LR = 0.03;
+  private final BenchRun run;
+  private final Map<Layout, List<Double>> speed = new EnumMap<>(Layout.class);
+  private final Map<Layout, List<Double>> accuracy = new EnumMap<>(Layout.class);
+  private final Map<Layout, Long> examples = new EnumMap<>(Layout.class);
+  private int bigBatchThreads; // what OpenBLAS reports after the big-batch layout sets 2
 
-  private final LoopOptions opt;
-  private final JavaSparkContext sc;
-  private final JavaRDD<Example> trainRdd;
-  private final JavaRDD<Example> testRdd;
-
-  HybridSection(
-      LoopOptions opt, JavaSparkContext sc, JavaRDD<Example> trainRdd, JavaRDD<Example> testRdd) {
-    this.opt = opt;
-    this.sc = sc;
-    this.trainRdd = trainRdd;
-    this.testRdd = testRdd;
+  HybridSection(BenchRun run) {
+    this.run = run;
+    for (Layout l : Layout.values()) {
+      speed.put(l, new ArrayList<>());
+      accuracy.put(l, new ArrayList<>());
+    }
   }
 
   private enum Layout {
@@ -61,61 +58,51 @@ final class HybridSection {
 
   void run() {
     String load = Machine.loadAverage();
-    int tau = opt.throughputTau();
-    int rounds = opt.throughputRounds();
-    NetDefinition lenet = LeNet.definition(SEED, LR);
-    Map<Layout, List<Double>> speed = new java.util.EnumMap<>(Layout.class);
-    Map<Layout, List<Double>> accuracy = new java.util.EnumMap<>(Layout.class);
-    Map<Layout, Long> examples = new java.util.EnumMap<>(Layout.class);
-    int bigBatchThreads = 0; // what OpenBLAS reports after the big-batch layout sets 2
-    for (Layout l : Layout.values()) {
-      speed.put(l, new ArrayList<>());
-      accuracy.put(l, new ArrayList<>());
-    }
-    for (int rep = 0; rep < opt.repeats(); rep++) {
+    for (int rep = 0; rep < run.opt().repeats(); rep++) {
       // Interleaved: each repetition runs the three layouts one after the other.
       for (Layout l : Layout.values()) {
-        NetDefinition def =
-            l.batch == LeNet.TRAIN_BATCH
-                ? lenet
-                : NetProvider.forEngine(lenet.engine()).withBatchSize(lenet, l.batch);
-        int threads = Sgemm.setThreads(l.blasThreads);
-        if (l == Layout.BIG_BATCH) {
-          bigBatchThreads = threads;
-        }
-        try (SparkNetTrainer t =
-            new SparkNetTrainer(
-                sc,
-                TrainerConfig.builder()
-                    .setNetDefinition(def)
-                    .optTau(tau)
-                    .optWorkers(l.workers)
-                    .optGroupSize(l.group)
-                    .optSeed(SEED)
-                    .build())) {
-          t.setTrainingData(trainRdd);
-          t.setValidationData(testRdd);
-          long seen = t.trainRound().examples(); // builds the executors' nets
-          long t0 = System.nanoTime();
-          long timed = 0;
-          for (int r = 0; r < rounds; r++) {
-            RoundMetrics m = t.trainRound();
-            timed += m.examples();
-          }
-          double ips = timed / LoopBenchmark.seconds(t0);
-          seen += timed;
-          float acc = t.test().get("accuracy");
-          speed.get(l).add(ips);
-          accuracy.get(l).add((double) acc);
-          examples.put(l, seen);
-          LoopBenchmark.log(
-              "hybrid rep %d, %s: %.0f img/s, test accuracy %.4f after %,d examples",
-              rep + 1, l.name(), ips, acc, seen);
-        } finally {
-          Sgemm.setThreads(1);
-        }
+        measure(l, rep);
       }
     }
+    report(load);
+  }
+
+  private void measure(Layout l, int rep) {
+    NetDefinition lenet = BenchRun.lenet();
+    NetDefinition def =
+        l.batch == LeNet.TRAIN_BATCH
+            ? lenet
+            : NetProvider.forEngine(lenet.engine()).withBatchSize(lenet, l.batch);
+    int threads = Sgemm.setThreads(l.blasThreads);
+    if (l == Layout.BIG_BATCH) {
+      bigBatchThreads = threads;
+    }
+    int tau = run.opt().throughputTau();
+    try (SparkNetTrainer t =
+        run.trainer(BenchRun.config(def, tau, l.workers).optGroupSize(l.group))) {
+      t.setTrainingData(run.trainRdd());
+      t.setValidationData(run.testRdd());
+      long warmUp = t.trainRound().examples(); // builds the executors' nets
+      long t0 = System.nanoTime();
+      long timed = 0;
+      for (int r = 0; r < run.opt().throughputRounds(); r++) {
+        timed += t.trainRound().examples();
+      }
+      double ips = timed / BenchRun.seconds(t0);
+      float acc = t.test().get("accuracy");
+      speed.get(l).add(ips);
+      accuracy.get(l).add((double) acc);
+      examples.put(l, warmUp + timed);
+      BenchRun.log(
+          "hybrid rep %d, %s: %.0f img/s, test accuracy %.4f after %,d examples",
+          rep + 1, l.name(), ips, acc, warmUp + timed);
+    } finally {
+      Sgemm.setThreads(1);
+    }
+  }
+
+  private void report(String load) {
+    int rounds = run.opt().throughputRounds();
     double base = Spread.of(speed.get(Layout.PARTITIONS)).median();
     StringBuilder md = new StringBuilder();
     md.append("### 10. Hybrid: a group of solvers per worker against separate partitions\n\n");
@@ -132,13 +119,13 @@ final class HybridSection {
                 + " then times %d rounds; test accuracy on the 10,000 test images after those"
                 + " %d rounds. %d repetitions, interleaved: median (min–max). Load average %s"
                 + " before.%n%n",
-            tau,
+            run.opt().throughputTau(),
             LR,
             SEED,
             bigBatchThreads,
             rounds,
             rounds + 1,
-            opt.repeats(),
+            run.opt().repeats(),
             load));
     md.append("| Layout | images/s | ÷ 2 partitions | examples | test accuracy |\n");
     md.append("|---|---:|---:|---:|---:|\n");
@@ -156,7 +143,6 @@ final class HybridSection {
           .append(Spread.of(accuracy.get(l)).format("%.4f"))
           .append(" |\n");
     }
-    md.append("\nLoad average after: ").append(Machine.loadAverage()).append(".\n");
-    MarkdownSections.rewrite(opt.output(), "loop-hybrid", md.toString());
+    run.write("loop-hybrid", md);
   }
 }

@@ -1,0 +1,153 @@
+package org.sparknet.bench.loop;
+
+import static org.sparknet.bench.loop.BenchRun.SEED;
+import static org.sparknet.bench.loop.BenchRun.imagesPerSecond;
+import static org.sparknet.bench.loop.BenchRun.log;
+import static org.sparknet.bench.loop.BenchRun.seconds;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.caffe.CaffeNet;
+
+/**
+ * Section 6: one worker against raw Caffe (a plain JavaCPP solver loop and {@code CaffeNet.train}),
+ * and whether the second core is better spent on a second worker or on BLAS threads.
+ */
+final class RawSection {
+  private final BenchRun run;
+  private final List<Double> plain = new ArrayList<>();
+  private final List<Double> caffeNet = new ArrayList<>();
+  private final List<Double> spark1 = new ArrayList<>();
+  private final List<Double> spark1t2 = new ArrayList<>();
+  private final List<Double> spark2 = new ArrayList<>();
+
+  RawSection(BenchRun run) {
+    this.run = run;
+  }
+
+  void run() throws Exception {
+    String load = Machine.loadAverage();
+    int tau = run.opt().quick() ? 10 : 50;
+    int rounds = run.opt().quick() ? 2 : 6;
+    int steps = tau * rounds;
+    NetDefinition def = BenchRun.lenet();
+    DataShard shard = run.trainShard(0, 0, run.train().count() / 2);
+    Sgemm.setThreads(1);
+    try (PlainSolverLoop loop = new PlainSolverLoop(def, shard, SEED);
+        CaffeNet net = CaffeNet.create(def);
+        SparkNetTrainer one = run.trainer(def, tau, 1);
+        SparkNetTrainer two = run.trainer(def, tau, 2)) {
+      ShardFeeder feeder = new ShardFeeder(shard, "data", "label", SEED, 0, 0);
+      int b = loop.batch();
+      loop.run(20); // warm-up
+      net.train(20, feeder);
+      one.setTrainingData(run.trainRdd());
+      two.setTrainingData(run.trainRdd());
+      one.trainRound();
+      two.trainRound();
+      for (int r = 0; r < run.opt().repeats(); r++) {
+        double p = (double) steps * b / loop.run(steps);
+        long t0 = System.nanoTime();
+        net.train(steps, feeder);
+        double c = (double) steps * b / seconds(t0);
+        double s1 = imagesPerSecond(one, rounds);
+        int threadsSeen = Sgemm.setThreads(2);
+        double s1t2;
+        try {
+          s1t2 = imagesPerSecond(one, rounds);
+        } finally {
+          Sgemm.setThreads(1);
+        }
+        double s2 = imagesPerSecond(two, rounds);
+        plain.add(p);
+        caffeNet.add(c);
+        spark1.add(s1);
+        spark1t2.add(s1t2);
+        spark2.add(s2);
+        log(
+            "raw rep %d: plain %.0f, CaffeNet %.0f (%.3f), SparkNet 1 worker %.0f (%.3f), 1 worker"
+                + " x %d threads %.0f, 2 workers %.0f img/s",
+            r + 1, p, c, c / p, s1, s1 / p, threadsSeen, s1t2, s2);
+      }
+    }
+    report(load, tau, rounds);
+  }
+
+  private static Spread ratios(List<Double> of, List<Double> to) {
+    List<Double> r = new ArrayList<>();
+    for (int i = 0; i < of.size(); i++) {
+      r.add(of.get(i) / to.get(i));
+    }
+    return Spread.of(r);
+  }
+
+  private void report(String load, int tau, int rounds) {
+    Spread caffeRatio = ratios(caffeNet, plain);
+    Spread sparkRatio = ratios(spark1, plain);
+    StringBuilder md =
+        new StringBuilder("### 6. Against raw Caffe: one worker, and how to use the cores\n\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "LeNet (`LeNet.definition(42, 0.03)`), batch 64, Fashion-MNIST. Each repetition runs,"
+                + " one after the other, %d steps of: a plain JavaCPP Caffe solver loop"
+                + " (`PlainSolverLoop`: the `FloatSGDSolver` built from the same solver and net text"
+                + " as CaffeNet's, each batch written straight into the Input blobs in the order a"
+                + " `ShardFeeder` with the same seed gives, then `Step(1)`), `CaffeNet.train` on"
+                + " the same shard (the first 30,000 training images) with a `ShardFeeder` (input"
+                + " checks and the loss read-back included), and SparkNet on one partition (all"
+                + " 60,000 images, `optWorkers(1)`: one task at a time, local[1] semantics), %d"
+                + " rounds of tau=%d, counted over whole rounds. 1 BLAS thread for all of these."
+                + " Then the same SparkNet rounds with `openblas_set_num_threads(2)` (one worker"
+                + " using both cores through BLAS), and SparkNet with 2 partitions × 1 thread (%d"
+                + " rounds, 2 × as many images). After a warm-up (20 steps, one round each). %d"
+                + " repetitions: median (min–max). Load average %s before.%n%n",
+            tau * rounds,
+            rounds,
+            tau,
+            rounds,
+            run.opt().repeats(),
+            load));
+    md.append("| What runs | images/s | ratio | target |\n|---|---:|---:|---|\n");
+    md.append("| plain JavaCPP solver loop, 1 thread | ")
+        .append(Spread.of(plain).format("%,.0f"))
+        .append(" | 1 | |\n");
+    md.append("| `CaffeNet.train`, 1 thread | ")
+        .append(Spread.of(caffeNet).format("%,.0f"))
+        .append(" | ")
+        .append(caffeRatio.format("%.3f"))
+        .append(" of plain | ≥ 0.98: ")
+        .append(BenchRun.metOrNot(caffeRatio.median() >= 0.98))
+        .append(" |\n");
+    md.append(String.format(Locale.ROOT, "| SparkNet, 1 worker, tau=%d, 1 thread | ", tau))
+        .append(Spread.of(spark1).format("%,.0f"))
+        .append(" | ")
+        .append(sparkRatio.format("%.3f"))
+        .append(" of plain | ≥ 0.95: ")
+        .append(BenchRun.metOrNot(sparkRatio.median() >= 0.95))
+        .append(" |\n");
+    md.append("| SparkNet, 1 worker, 2 BLAS threads | ")
+        .append(Spread.of(spark1t2).format("%,.0f"))
+        .append(" | ")
+        .append(ratios(spark1t2, spark1).format("%.3f"))
+        .append(" of 1 worker × 1 thread | |\n");
+    md.append("| SparkNet, 2 workers × 1 thread | ")
+        .append(Spread.of(spark2).format("%,.0f"))
+        .append(" | ")
+        .append(ratios(spark2, spark1).format("%.3f"))
+        .append(" of 1 worker × 1 thread | |\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%nThe better use of %d cores is the row with the higher ratio: more workers, or more"
+                + " BLAS threads per worker. Load average after: %s.%n",
+            Machine.processors(),
+            Machine.loadAverage()));
+    MarkdownSections.rewrite(run.opt().output(), "loop-raw", md.toString());
+  }
+}

@@ -1,0 +1,167 @@
+package org.sparknet.bench.loop;
+
+import static org.sparknet.bench.loop.BenchRun.log;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.train.Averaging;
+import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.SparkNetTrainer;
+
+/**
+ * Section 9: test accuracy against training time for plain averaging and EASGD at each tau, and
+ * when each reaches the target accuracy.
+ */
+final class TimeToAccuracySection {
+  /** EASGD moving rate: beta = workers x alpha = 0.9, the value Zhang et al. recommend. */
+  private static final double EASGD_ALPHA = 0.45;
+
+  private static final double TARGET_ACCURACY = 0.91;
+
+  private final BenchRun run;
+  private final double budget;
+  private final double testEvery;
+  private final StringBuilder rows = new StringBuilder();
+  private final List<BenchCharts.Run> runs = new ArrayList<>();
+
+  TimeToAccuracySection(BenchRun run) {
+    this.run = run;
+    this.budget = run.opt().ttaSeconds();
+    this.testEvery = run.opt().quick() ? 2 : 15;
+  }
+
+  /** Test accuracy {@code ys} at training seconds {@code xs}. */
+  private record Curve(List<Double> xs, List<Double> ys, long seen) {
+    double best() {
+      return ys.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
+
+    /** The first training second with accuracy >= target, or NaN. */
+    double reached() {
+      for (int i = 0; i < xs.size(); i++) {
+        if (ys.get(i) >= TARGET_ACCURACY) {
+          return xs.get(i);
+        }
+      }
+      return Double.NaN;
+    }
+
+    /** The last test accuracy measured at or before {@code seconds}, or "–". */
+    String at(double seconds) {
+      String out = "–";
+      for (int i = 0; i < xs.size(); i++) {
+        if (xs.get(i) <= seconds + 1e-9) {
+          out = String.format(Locale.ROOT, "%.4f", ys.get(i));
+        }
+      }
+      return out;
+    }
+  }
+
+  void run() {
+    String load = Machine.loadAverage();
+    Sgemm.setThreads(1);
+    NetDefinition def = BenchRun.lenet();
+    for (int tau : run.opt().ttaTaus()) {
+      for (Averaging avg : List.of(Averaging.PLAIN, Averaging.elastic(EASGD_ALPHA))) {
+        Curve c = train(def, tau, avg);
+        String averaging = avg.isElastic() ? "EASGD α=" + EASGD_ALPHA : "plain";
+        String name = String.format(Locale.ROOT, "tau=%d, %s", tau, averaging);
+        double reached = c.reached();
+        log(
+            "tta %s: best %.4f, last %.4f, %s",
+            name,
+            c.best(),
+            c.ys().get(c.ys().size() - 1),
+            Double.isNaN(reached) ? "target not reached" : "0.91 at " + Math.round(reached) + " s");
+        runs.add(
+            new BenchCharts.Run(
+                name, run.opt().ttaTaus().indexOf(tau), avg.isElastic(), c.xs(), c.ys()));
+        rows.append(row(tau, averaging, c));
+      }
+    }
+    report(load);
+  }
+
+  /** Trains until the budget of round wall time is spent, testing every {@code testEvery} s. */
+  private Curve train(NetDefinition def, int tau, Averaging avg) {
+    List<Double> xs = new ArrayList<>();
+    List<Double> ys = new ArrayList<>();
+    long seen = 0;
+    try (SparkNetTrainer t = run.trainer(BenchRun.config(def, tau, 2).optAveraging(avg))) {
+      t.setTrainingData(run.trainRdd());
+      t.setValidationData(run.testRdd());
+      double clock = 0;
+      double lastTest = 0;
+      while (clock < budget) {
+        RoundMetrics m = t.trainRound();
+        clock += m.wallMillis() / 1000.0;
+        seen += m.examples();
+        if (clock - lastTest >= testEvery || clock >= budget) {
+          lastTest = clock;
+          xs.add(clock);
+          ys.add((double) t.test().get("accuracy"));
+        }
+      }
+    }
+    return new Curve(xs, ys, seen);
+  }
+
+  private String row(int tau, String averaging, Curve c) {
+    double reached = c.reached();
+    return String.format(
+        Locale.ROOT,
+        "| %d | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |%n",
+        tau,
+        averaging,
+        c.at(budget / 5),
+        c.at(budget * 2 / 5),
+        c.at(budget),
+        c.ys().get(c.ys().size() - 1),
+        c.best(),
+        (double) c.seen() / run.train().count(),
+        Double.isNaN(reached) ? "not reached" : String.format(Locale.ROOT, "**%.0f s**", reached));
+  }
+
+  private void report(String load) {
+    Path png = null;
+    if (run.opt().plot() != null) {
+      png = run.opt().plot().resolveSibling("time-to-accuracy.png");
+      BenchCharts.timeToAccuracy(runs, TARGET_ACCURACY, budget).writePng(png);
+    }
+    StringBuilder md = new StringBuilder("### 9. Time to accuracy\n\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "LeNet (`LeNet.definition(42, 0.03)`: lenet_solver's SGD, momentum 0.9, inv policy, lr"
+                + " 0.03) on Fashion-MNIST, 2 workers on `local[2]`, 1 BLAS thread each, for %.0f s"
+                + " of training per run; plain model averaging and elastic averaging (EASGD,"
+                + " α=%.2f, β = 2α = 0.9). The clock counts the training rounds' wall time only;"
+                + " the test on the 10,000 test images runs every %.0f s of it, outside the clock."
+                + " One run per row, seed 42. Target: test accuracy ≥ %.2f within 5 minutes on 2"
+                + " cores. Load average %s before.%n%n",
+            budget,
+            EASGD_ALPHA,
+            testEvery,
+            TARGET_ACCURACY,
+            load));
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| tau | averaging | accuracy at %.0f s | at %.0f s | at %.0f s | at the end | best |"
+                + " epochs |"
+                + " time to %.2f |%n|---:|---|---:|---:|---:|---:|---:|---:|---|%n",
+            budget / 5,
+            budget * 2 / 5,
+            budget,
+            TARGET_ACCURACY));
+    md.append(rows);
+    if (png != null) {
+      md.append("\nPlot: `").append(png).append("` (a curve per run; dashed: EASGD).\n");
+    }
+    run.write("loop-tta", md);
+  }
+}
