@@ -194,37 +194,90 @@ public final class DeepAutoEncoder {
       throw new UncheckedIOException("Cannot create " + outDir, e);
     }
     int[] sizes = s.sizes();
-    int layers = sizes.length - 1;
     JavaRDD<Example> input = train.persist(StorageLevel.MEMORY_ONLY());
     long count = input.count();
-    JavaRDD<Example> testInput = heldOutRdd;
-    List<Float> rbmErrors = new ArrayList<>();
-    List<Path> files = new ArrayList<>();
-    List<NetDefinition> defs = new ArrayList<>();
+    long t0 = System.nanoTime();
+    RbmStack rbms = pretrain(sc, input, heldOutRdd, count, s, outDir, log);
+    double rbmSeconds = (System.nanoTime() - t0) / 1e9;
+
+    // Unroll from the weights files.
+    List<WeightCollection> stack = rbms.readBack();
+    WeightCollection unrolled = AutoEncoderNet.unroll(stack);
+    Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0])))
+        .writePng(outDir.resolve("filters.png"));
+    NetDefinition ae = AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed());
+    double stackError = evaluate(ae, unrolled, heldOut, null);
+
+    long t1 = System.nanoTime();
+    WeightCollection tuned = finetune(sc, ae, unrolled, train, count, s, log);
+    double finetuneSeconds = (System.nanoTime() - t1) / 1e9;
+    float[][] codes = new float[heldOut.size()][];
+    double aeError = evaluate(ae, tuned, heldOut, codes);
+
+    Pca pca = Pca.fit(train, sizes[sizes.length - 1]);
+    double pcaError = pca.reconstructionError(heldOut);
+    int[] labels = heldOut.stream().mapToInt(e -> (int) e.label()).toArray();
+    Figures.codes(codes, labels, classNames).writePng(outDir.resolve("codes.png"));
+    train.unpersist(false);
+    return new Result(
+        rbms.errors(),
+        stackError,
+        aeError,
+        pcaError,
+        rbmSeconds,
+        finetuneSeconds,
+        codes,
+        rbms.files());
+  }
+
+  /** The pre-trained RBMs: their held-out errors, weights files and definitions, input first. */
+  private record RbmStack(List<Float> errors, List<Path> files, List<NetDefinition> defs) {
+    List<WeightCollection> readBack() {
+      NetProvider rbmEngine = NetProvider.forEngine("rbm");
+      List<WeightCollection> stack = new ArrayList<>();
+      for (int i = 0; i < files.size(); i++) {
+        stack.add(
+            rbmEngine.decodeWeights(defs.get(i), read(files.get(i)), files.get(i).toString()));
+      }
+      return stack;
+    }
+  }
+
+  /**
+   * Trains the RBMs one after the other, each on the hidden probabilities of the one before (read
+   * back from its weights file, as SINGA's next stage does), and writes each one's weights file.
+   */
+  private static RbmStack pretrain(
+      JavaSparkContext sc,
+      JavaRDD<Example> cachedTrain,
+      JavaRDD<Example> heldOutRdd,
+      long count,
+      Settings s,
+      Path outDir,
+      PrintStream log) {
+    int[] sizes = s.sizes();
+    int layers = sizes.length - 1;
+    RbmStack stack = new RbmStack(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     NetProvider rbmEngine = NetProvider.forEngine("rbm");
     // The weights each transformed dataset was computed with: kept while the cached data may need
     // recomputing, destroyed at the end of pre-training.
     List<Broadcast<WeightCollection>> broadcasts = new ArrayList<>();
-    long t0 = System.nanoTime();
+    JavaRDD<Example> input = cachedTrain;
+    JavaRDD<Example> testInput = heldOutRdd;
     for (int i = 0; i < layers; i++) {
       boolean last = i == layers - 1;
-      RbmConfig rbm =
-          RbmConfig.of(sizes[i], sizes[i + 1], s.batch(), last ? s.codeLr() : s.rbmLr())
-              .withSolver(last ? s.codeLr() : s.rbmLr(), 0.5f, 2e-4f)
-              .withHiddenUnits(last ? RbmConfig.HiddenUnits.GAUSSIAN : RbmConfig.HiddenUnits.BINARY)
-              .withSeed(s.seed() + i);
       // Input probabilities must be read in the range of a visible unit: they are, since every
       // RBM but the last has binary (sigmoid) hidden units.
-      NetDefinition def = rbm.definition(s.seed() + i);
+      NetDefinition def = rbmConfig(s, i, last).definition(s.seed() + i);
       int rounds = rounds(s.rbmEpochs(), count, s);
       WeightCollection weights;
-      float error;
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config(def, s))) {
         trainer.setTrainingData(input);
         trainer.setValidationData(testInput);
         List<RoundMetrics> m = trainer.train(rounds);
-        error = trainer.test().get("loss");
+        float error = trainer.test().get("loss");
         weights = trainer.getWeights();
+        stack.errors().add(error);
         log.printf(
             "RBM %d: %d-%d%s, %d rounds, train reconstruction error %.4f -> %.4f, held-out %.4f%n",
             i + 1,
@@ -238,9 +291,8 @@ public final class DeepAutoEncoder {
       }
       Path file = outDir.resolve("rbm-" + (i + 1) + ".weights");
       write(file, rbmEngine.encodeWeights(def, weights));
-      files.add(file);
-      defs.add(def);
-      rbmErrors.add(error);
+      stack.files().add(file);
+      stack.defs().add(def);
       if (!last) {
         // The next RBM reads this one's weights back from its file, as SINGA's next stage does.
         WeightCollection handedOn = rbmEngine.decodeWeights(def, read(file), file.toString());
@@ -249,40 +301,48 @@ public final class DeepAutoEncoder {
         JavaRDD<Example> next = hidden(input, def, bw).persist(StorageLevel.MEMORY_ONLY());
         JavaRDD<Example> nextTest = hidden(testInput, def, bw).cache();
         next.count();
-        if (input != train) {
-          input.unpersist(false);
-        }
-        if (testInput != heldOutRdd) {
-          testInput.unpersist(false);
-        }
+        release(input, testInput, heldOutRdd);
         input = next;
         testInput = nextTest;
       }
     }
-    if (input != train) {
-      input.unpersist(false);
-    }
-    if (testInput != heldOutRdd) {
-      testInput.unpersist(false);
-    }
+    release(input, testInput, heldOutRdd);
     for (Broadcast<WeightCollection> b : broadcasts) {
       b.destroy();
     }
-    double rbmSeconds = (System.nanoTime() - t0) / 1e9;
+    return stack;
+  }
 
-    // Unroll from the weights files.
-    List<WeightCollection> stack = new ArrayList<>();
-    for (int i = 0; i < layers; i++) {
-      stack.add(rbmEngine.decodeWeights(defs.get(i), read(files.get(i)), files.get(i).toString()));
+  /**
+   * Releases a stage's cached input once the next stage's is cached (each trainer packs and caches
+   * its own copy of its data), and the held-out data of the hidden layers, never the caller's.
+   */
+  private static void release(
+      JavaRDD<Example> input, JavaRDD<Example> testInput, JavaRDD<Example> heldOut) {
+    input.unpersist(false);
+    if (testInput != heldOut) {
+      testInput.unpersist(false);
     }
-    WeightCollection unrolled = AutoEncoderNet.unroll(stack);
-    Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0])))
-        .writePng(outDir.resolve("filters.png"));
-    NetDefinition ae = AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed());
-    double stackError = evaluate(ae, unrolled, heldOut, null);
+  }
 
-    long t1 = System.nanoTime();
-    WeightCollection tuned;
+  private static RbmConfig rbmConfig(Settings s, int i, boolean last) {
+    int[] sizes = s.sizes();
+    float lr = last ? s.codeLr() : s.rbmLr();
+    return RbmConfig.of(sizes[i], sizes[i + 1], s.batch(), lr)
+        .withSolver(lr, 0.5f, 2e-4f)
+        .withHiddenUnits(last ? RbmConfig.HiddenUnits.GAUSSIAN : RbmConfig.HiddenUnits.BINARY)
+        .withSeed(s.seed() + i);
+  }
+
+  /** Fine-tunes the unrolled auto-encoder from {@code unrolled}; returns its weights. */
+  private static WeightCollection finetune(
+      JavaSparkContext sc,
+      NetDefinition ae,
+      WeightCollection unrolled,
+      JavaRDD<Example> train,
+      long count,
+      Settings s,
+      PrintStream log) {
     try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config(ae, s))) {
       trainer.setWeights(unrolled);
       trainer.setTrainingData(train);
@@ -297,24 +357,13 @@ public final class DeepAutoEncoder {
             }
           });
       List<RoundMetrics> m = rounds == 0 ? List.of() : trainer.train(rounds);
-      tuned = trainer.getWeights();
       if (!m.isEmpty()) {
         log.printf(
             "Fine-tuning: %d rounds, cross-entropy per image %.2f -> %.2f%n",
             rounds, m.get(0).meanLoss(), m.get(m.size() - 1).meanLoss());
       }
+      return trainer.getWeights();
     }
-    double finetuneSeconds = (System.nanoTime() - t1) / 1e9;
-    float[][] codes = new float[heldOut.size()][];
-    double aeError = evaluate(ae, tuned, heldOut, codes);
-
-    Pca pca = Pca.fit(train, sizes[layers]);
-    double pcaError = pca.reconstructionError(heldOut);
-    int[] labels = heldOut.stream().mapToInt(e -> (int) e.label()).toArray();
-    Figures.codes(codes, labels, classNames).writePng(outDir.resolve("codes.png"));
-    train.unpersist(false);
-    return new Result(
-        rbmErrors, stackError, aeError, pcaError, rbmSeconds, finetuneSeconds, codes, files);
   }
 
   private static TrainerConfig config(NetDefinition def, Settings s) {

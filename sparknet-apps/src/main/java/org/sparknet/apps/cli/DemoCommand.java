@@ -127,48 +127,58 @@ public final class DemoCommand implements Callable<Integer> {
         config.optMetricsFile(metrics.toString());
       }
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
-      float finalAccuracy = Float.NaN;
-      double epoch = 0;
       long start = System.nanoTime();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
         trainer.setTrainingData(trainRdd);
         trainer.setValidationData(testRdd);
-        long seen = 0;
-        int epochsDone = 0;
-        for (int r = 1; r <= rounds; r++) {
-          RoundMetrics m = trainer.trainRound();
-          seen += m.examples();
-          epoch = (double) seen / train.count();
-          curves.addTraining(epoch, m.meanLoss());
-          String acc = "";
-          if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds) {
-            epochsDone = (int) Math.floor(epoch + 1e-9);
-            Map<String, Float> tested = trainer.test();
-            finalAccuracy = accuracy(tested);
-            curves.addTest(epoch, tested);
-            acc = String.format("  test accuracy %.4f", finalAccuracy);
-          }
-          out.printf(
-              "%s round %3d/%d  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
-              ProgressBar.render(r, rounds, 20),
-              r,
-              rounds,
-              epoch,
-              m.meanLoss(),
-              m.imagesPerSecond(),
-              100.0 * m.computeMillis() / Math.max(1, m.wallMillis()),
-              acc);
-        }
+        Progress p = trainRounds(trainer, rounds, train.count(), curves, out);
         double seconds = (System.nanoTime() - start) / 1e9;
         curves.toFigure().writePng(plot);
         out.printf(
             "Final test accuracy %.4f after %.2f epochs in %.0f s; curves written to %s%n",
-            finalAccuracy, epoch, seconds, plot.toAbsolutePath());
+            p.accuracy(), p.epoch(), seconds, plot.toAbsolutePath());
       }
     } finally {
       spark.stop();
     }
     return SparkNetCli.EXIT_OK;
+  }
+
+  /** Where training ended: the epochs done and the last test accuracy. */
+  private record Progress(double epoch, float accuracy) {}
+
+  /** Trains {@code rounds} rounds, testing at every epoch boundary and after the last round. */
+  private static Progress trainRounds(
+      SparkNetTrainer trainer, int rounds, int trainCount, TrainingCurves curves, PrintStream out) {
+    float finalAccuracy = Float.NaN;
+    double epoch = 0;
+    long seen = 0;
+    int epochsDone = 0;
+    for (int r = 1; r <= rounds; r++) {
+      RoundMetrics m = trainer.trainRound();
+      seen += m.examples();
+      epoch = (double) seen / trainCount;
+      curves.addTraining(epoch, m.meanLoss());
+      String acc = "";
+      if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds) {
+        epochsDone = (int) Math.floor(epoch + 1e-9);
+        Map<String, Float> tested = trainer.test();
+        finalAccuracy = accuracy(tested);
+        curves.addTest(epoch, tested);
+        acc = String.format("  test accuracy %.4f", finalAccuracy);
+      }
+      out.printf(
+          "%s round %3d/%d  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
+          ProgressBar.render(r, rounds, 20),
+          r,
+          rounds,
+          epoch,
+          m.meanLoss(),
+          m.imagesPerSecond(),
+          100.0 * m.computeMillis() / Math.max(1, m.wallMillis()),
+          acc);
+    }
+    return new Progress(epoch, finalAccuracy);
   }
 
   private static float accuracy(Map<String, Float> testMetrics) {

@@ -136,42 +136,13 @@ public final class TrainCommand implements Callable<Integer> {
   public Integer call() {
     // Everything that can be checked before Spark starts is checked here (exit 2).
     dataOptions.dataFormat(); // a bad name fails first, naming the accepted ones
-    if (workers < 1 || rounds < 1 || testInterval < 0) {
-      throw new IllegalArgumentException(
-          "--workers and --rounds must be >= 1 and --test-interval >= 0 (got workers="
-              + workers
-              + ", rounds="
-              + rounds
-              + ", test-interval="
-              + testInterval
-              + ")");
-    }
-    if (groupSize < 1) {
-      throw new IllegalArgumentException("--group-size must be >= 1 (got " + groupSize + ")");
-    }
+    checkNumbers();
     Averaging avg = averaging();
     DataInput trainSet =
         DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
     DataInput testSet =
         DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
-    if (trainSet.classes() != null && !trainSet.classes().equals(testSet.classes())) {
-      throw new IllegalArgumentException(
-          "--test folder "
-              + test
-              + " has the classes "
-              + testSet.classes()
-              + " but --train has "
-              + trainSet.classes()
-              + "; label indices come from the sorted class folder names, so they must match");
-    }
-    for (DataInput set : new DataInput[] {trainSet, testSet}) {
-      if (set.count() == 0) {
-        throw new IllegalArgumentException(
-            (set == trainSet ? "--train " + train : "--test " + test)
-                + " holds 0 records; there is nothing to "
-                + (set == trainSet ? "train on" : "test on"));
-      }
-    }
+    checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
     NetOptions.existing(weights, "--weights");
@@ -191,34 +162,7 @@ public final class TrainCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new IllegalArgumentException("Cannot create --output directory " + output, e);
     }
-
-    TrainerConfig.Builder config =
-        TrainerConfig.builder()
-            .setNetDefinition(def)
-            .optWorkers(workers)
-            .optAveraging(avg)
-            .optMaxRounds(rounds)
-            .optMetricsFile(metricsFile.toString())
-            .optGroupSize(groupSize);
-    if (tau.steps != null) {
-      config.optTau(tau.steps);
-    } else {
-      config.optTauSeconds(tau.seconds);
-    }
-    if (testInterval > 0) {
-      config.optValidationInterval(testInterval);
-    }
-    if (checkpoint != null) {
-      config.optCheckpointDir(checkpoint);
-    }
-    if (deterministic) {
-      if (tau.seconds != null) {
-        throw new IllegalArgumentException(
-            "--deterministic needs --tau STEPS; --tau-seconds depends on the machine's speed");
-      }
-      config.optDeterministic(true);
-    }
-    TrainerConfig cfg = config.build();
+    TrainerConfig cfg = config(def, avg, metricsFile);
     PrintStream out = System.out;
     out.printf(
         "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %d rounds%n",
@@ -247,31 +191,7 @@ public final class TrainCommand implements Callable<Integer> {
           out.println(skipped.substring(2)); // drop the leading "; "
         }
         TrainingCurves curves = new TrainingCurves(Axis.linear("round").integers(), "");
-        Map<String, Float> last = Map.of();
-        while (trainer.round() < rounds) {
-          RoundMetrics m = trainer.trainRound();
-          curves.addTraining(m.round(), m.meanLoss());
-          if (!m.validation().isEmpty()) {
-            last = m.validation();
-          }
-          if (m.round() == rounds && m.validation().isEmpty()) {
-            last = trainer.test();
-          }
-          if (!m.validation().isEmpty() || m.round() == rounds) {
-            curves.addTest(m.round(), last);
-          }
-          out.printf(
-              "round %3d/%d  iter %6d  loss %.4f  %,6.0f ex/s%s%n",
-              m.round(),
-              rounds,
-              m.iteration(),
-              m.meanLoss(),
-              m.imagesPerSecond(),
-              m.validation().isEmpty() ? "" : "  test " + format(m.validation()));
-        }
-        if (last.isEmpty()) {
-          last = trainer.test(); // resumed at or past --rounds
-        }
+        Map<String, Float> last = trainRounds(trainer, curves, out);
         NetOptions.saveWeights(def, trainer.getWeights(), finalModel);
         out.printf("Final test: %s%n", format(last));
         out.printf("Weights written to %s; metrics to %s%n", finalModel, metricsFile);
@@ -283,6 +203,101 @@ public final class TrainCommand implements Callable<Integer> {
       spark.stop();
     }
     return SparkNetCli.EXIT_OK;
+  }
+
+  private void checkNumbers() {
+    if (workers < 1 || rounds < 1 || testInterval < 0) {
+      throw new IllegalArgumentException(
+          "--workers and --rounds must be >= 1 and --test-interval >= 0 (got workers="
+              + workers
+              + ", rounds="
+              + rounds
+              + ", test-interval="
+              + testInterval
+              + ")");
+    }
+    if (groupSize < 1) {
+      throw new IllegalArgumentException("--group-size must be >= 1 (got " + groupSize + ")");
+    }
+  }
+
+  private void checkDataSets(DataInput trainSet, DataInput testSet) {
+    if (trainSet.classes() != null && !trainSet.classes().equals(testSet.classes())) {
+      throw new IllegalArgumentException(
+          "--test folder "
+              + test
+              + " has the classes "
+              + testSet.classes()
+              + " but --train has "
+              + trainSet.classes()
+              + "; label indices come from the sorted class folder names, so they must match");
+    }
+    for (DataInput set : new DataInput[] {trainSet, testSet}) {
+      if (set.count() == 0) {
+        throw new IllegalArgumentException(
+            (set == trainSet ? "--train " + train : "--test " + test)
+                + " holds 0 records; there is nothing to "
+                + (set == trainSet ? "train on" : "test on"));
+      }
+    }
+  }
+
+  private TrainerConfig config(NetDefinition def, Averaging avg, Path metricsFile) {
+    TrainerConfig.Builder config =
+        TrainerConfig.builder()
+            .setNetDefinition(def)
+            .optWorkers(workers)
+            .optAveraging(avg)
+            .optMaxRounds(rounds)
+            .optMetricsFile(metricsFile.toString())
+            .optGroupSize(groupSize);
+    if (tau.steps != null) {
+      config.optTau(tau.steps);
+    } else {
+      config.optTauSeconds(tau.seconds);
+    }
+    if (testInterval > 0) {
+      config.optValidationInterval(testInterval);
+    }
+    if (checkpoint != null) {
+      config.optCheckpointDir(checkpoint);
+    }
+    if (deterministic) {
+      if (tau.seconds != null) {
+        throw new IllegalArgumentException(
+            "--deterministic needs --tau STEPS; --tau-seconds depends on the machine's speed");
+      }
+      config.optDeterministic(true);
+    }
+    return config.build();
+  }
+
+  /** Trains up to --rounds, a line per round; returns the last test metrics. */
+  private Map<String, Float> trainRounds(
+      SparkNetTrainer trainer, TrainingCurves curves, PrintStream out) {
+    Map<String, Float> last = Map.of();
+    while (trainer.round() < rounds) {
+      RoundMetrics m = trainer.trainRound();
+      curves.addTraining(m.round(), m.meanLoss());
+      if (!m.validation().isEmpty()) {
+        last = m.validation();
+      }
+      if (m.round() == rounds && m.validation().isEmpty()) {
+        last = trainer.test();
+      }
+      if (!m.validation().isEmpty() || m.round() == rounds) {
+        curves.addTest(m.round(), last);
+      }
+      out.printf(
+          "round %3d/%d  iter %6d  loss %.4f  %,6.0f ex/s%s%n",
+          m.round(),
+          rounds,
+          m.iteration(),
+          m.meanLoss(),
+          m.imagesPerSecond(),
+          m.validation().isEmpty() ? "" : "  test " + format(m.validation()));
+    }
+    return last.isEmpty() ? trainer.test() : last; // resumed at or past --rounds
   }
 
   private Averaging averaging() {
