@@ -52,19 +52,22 @@ public final class CaffeModels {
    */
   public static void loadSolverState(CaffeNet net, Path file) {
     Objects.requireNonNull(net, "net");
-    Objects.requireNonNull(file, "file");
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-      throw new IllegalArgumentException(
-          "Solver state file " + file + " does not exist or is unreadable");
-    }
-    CaffeRuntime.load();
     try (PointerScope scope = new PointerScope()) {
       SolverState st = new SolverState();
-      if (!caffe.ReadProtoFromBinaryFile(file.toString(), st)) {
-        throw new IllegalArgumentException(
-            "Solver state file " + file + " is not a binary Caffe SolverState (.solverstate)");
-      }
+      read(file, "Solver state file", st, "a binary Caffe SolverState (.solverstate)");
       net.restoreSolverState(st, file.toString());
+    }
+  }
+
+  /** Parses a binary proto file into {@code target}; throws naming the file when it cannot. */
+  private static void read(Path file, String what, org.bytedeco.caffe.Message target, String is) {
+    Objects.requireNonNull(file, "file");
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw new IllegalArgumentException(what + " " + file + " does not exist or is unreadable");
+    }
+    CaffeRuntime.load();
+    if (!caffe.ReadProtoFromBinaryFile(file.toString(), target)) {
+      throw new IllegalArgumentException(what + " " + file + " is not " + is);
     }
   }
 
@@ -102,18 +105,9 @@ public final class CaffeModels {
    */
   public static void load(CaffeNet net, Path file) {
     Objects.requireNonNull(net, "net");
-    Objects.requireNonNull(file, "file");
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-      throw new IllegalArgumentException(
-          "Weights file " + file + " does not exist or is unreadable");
-    }
-    CaffeRuntime.load();
     try (PointerScope scope = new PointerScope()) {
       NetParameter np = new NetParameter();
-      if (!caffe.ReadProtoFromBinaryFile(file.toString(), np)) {
-        throw new IllegalArgumentException(
-            "Weights file " + file + " is not a binary Caffe NetParameter (.caffemodel)");
-      }
+      read(file, "Weights file", np, "a binary Caffe NetParameter (.caffemodel)");
       net.copyTrainedLayersFrom(np, file.toString());
     }
   }

@@ -1,5 +1,6 @@
 package org.sparknet.caffe.internal;
 
+import java.util.List;
 import org.bytedeco.caffe.BlobProto;
 import org.bytedeco.caffe.FloatBlob;
 import org.sparknet.ndarray.Shape;
@@ -61,5 +62,22 @@ public final class BlobShapes {
         + " floats, needs "
         + shape.size()
         + (bp.double_data_size() > 0 ? " (double data is not supported)" : "");
+  }
+
+  /**
+   * Throws, naming every problem, when a stored file does not match the net it is loaded into.
+   *
+   * @param file what was read, with its kind ("Weights file x.caffemodel")
+   */
+  public static void rejectMismatch(String file, String netName, List<String> problems) {
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          file
+              + " does not match net '"
+              + netName
+              + "': "
+              + String.join("; ", problems)
+              + "; nothing was changed");
+    }
   }
 }

@@ -24,6 +24,7 @@ public record InputBlob(
   /**
    * A data layer's {@code transform_param}, as the fed blob needs it.
    *
+   * @param mean per-channel mean_value (one value for all channels when it has one entry), or null
    * @param feedShape what the feeder writes when it differs from the blob's shape (a crop), or null
    */
   public record Transform(
@@ -36,39 +37,18 @@ public record InputBlob(
     return new InputBlob(name, layer, shape, Transform.NONE, 0, null);
   }
 
-  public float scale() {
-    return transform.scale();
-  }
-
-  /** Per-channel mean_value (one value for all channels when it has one entry), or null. */
-  public float[] mean() {
-    return transform.mean();
-  }
-
-  public int cropSize() {
-    return transform.cropSize();
-  }
-
-  public boolean mirror() {
-    return transform.mirror();
-  }
-
-  public Path meanFile() {
-    return transform.meanFile();
-  }
-
   public int[] feedShape() {
     return transform.feedShape() == null ? shape : transform.feedShape();
   }
 
   /** Scale or mean_value only: applied in place in the blob after feeding. */
   public boolean hasTransform() {
-    return scale() != 1f || mean() != null;
+    return transform.scale() != 1f || transform.mean() != null;
   }
 
   /** A crop, a mirror or a mean file: fed through a staging array of {@link #feedShape}. */
   public boolean staged() {
-    return cropSize() > 0 || mirror() || meanFile() != null;
+    return transform.cropSize() > 0 || transform.mirror() || transform.meanFile() != null;
   }
 
   InputBlob withTransform(Transform t) {

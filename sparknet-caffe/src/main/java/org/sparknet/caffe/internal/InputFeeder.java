@@ -144,7 +144,7 @@ public final class InputFeeder {
 
   /** Caffe's DataTransformer for scale and mean_value: x' = (x - mean[c]) * scale, in place. */
   private static void scaleAndMean(InputBlob in, FloatPointer p, int count) {
-    float[] mean = in.mean();
+    float[] mean = in.transform().mean();
     if (mean != null) {
       int[] shape = in.shape();
       int channels = shape.length > 1 ? shape[1] : 1;
@@ -157,8 +157,8 @@ public final class InputFeeder {
         }
       }
     }
-    if (in.scale() != 1f) {
-      caffe.caffe_scal_float(count, in.scale(), p.position(0));
+    if (in.transform().scale() != 1f) {
+      caffe.caffe_scal_float(count, in.transform().scale(), p.position(0));
     }
   }
 }

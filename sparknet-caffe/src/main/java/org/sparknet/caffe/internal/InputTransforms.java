@@ -35,8 +35,9 @@ public final class InputTransforms implements AutoCloseable {
     this.random = new Random(seed ^ 0x5DEECE66DL);
     for (Phase phase : Phase.values()) {
       for (InputBlob in : plan.inputs(phase)) {
-        if (in.meanFile() != null && !meanImages.containsKey(in.meanFile())) {
-          meanImages.put(in.meanFile(), readMean(in));
+        if (in.transform().meanFile() != null
+            && !meanImages.containsKey(in.transform().meanFile())) {
+          meanImages.put(in.transform().meanFile(), readMean(in));
         }
       }
     }
@@ -52,7 +53,7 @@ public final class InputTransforms implements AutoCloseable {
   }
 
   private static float[] readMean(InputBlob in) {
-    Path file = in.meanFile();
+    Path file = in.transform().meanFile();
     int expected = exampleSize(in.feedShape());
     CaffeRuntime.load();
     try (PointerScope scope = new PointerScope()) {
@@ -60,24 +61,13 @@ public final class InputTransforms implements AutoCloseable {
       // the file exists and is readable (NetPlan checked); a parse failure returns false
       if (!caffe.ReadProtoFromBinaryFile(file.toString(), proto)) {
         throw new IllegalArgumentException(
-            "Mean file "
-                + file
-                + " of input '"
-                + in.name()
-                + "' (layer '"
-                + in.layer()
-                + "') is not a binary Caffe BlobProto (.binaryproto)");
+            meanFileOf(in) + " is not a binary Caffe BlobProto (.binaryproto)");
       }
       int n = proto.data_size();
       if (n != expected) {
         throw new IllegalArgumentException(
-            "Mean file "
-                + file
-                + " of input '"
-                + in.name()
-                + "' (layer '"
-                + in.layer()
-                + "') holds "
+            meanFileOf(in)
+                + " holds "
                 + n
                 + " floats but an example has "
                 + expected
@@ -92,6 +82,17 @@ public final class InputTransforms implements AutoCloseable {
       }
       return mean;
     }
+  }
+
+  /** "Mean file F of input 'I' (layer 'L')", for messages. */
+  private static String meanFileOf(InputBlob in) {
+    return "Mean file "
+        + in.transform().meanFile()
+        + " of input '"
+        + in.name()
+        + "' (layer '"
+        + in.layer()
+        + "')";
   }
 
   /** The staging memory of one input (allocated on first use, reused for every batch). */
@@ -127,14 +128,15 @@ public final class InputTransforms implements AutoCloseable {
     for (int i = 4; i < feed.length; i++) {
       width *= feed[i]; // rank > 4 without a crop: treat the trailing dims as one row
     }
-    int crop = in.cropSize();
+    int crop = in.transform().cropSize();
     int outH = crop > 0 ? crop : height;
     int outW = crop > 0 ? crop : width;
     int example = channels * height * width;
     int outExample = exampleSize(out);
-    float[] meanImage = in.meanFile() == null ? null : meanImages.get(in.meanFile());
-    float[] meanValues = in.mean();
-    float scale = in.scale();
+    float[] meanImage =
+        in.transform().meanFile() == null ? null : meanImages.get(in.transform().meanFile());
+    float[] meanValues = in.transform().mean();
+    float scale = in.transform().scale();
     FloatBuffer src = staged.position(0).capacity((long) batch * example).asBuffer();
     for (int n = 0; n < batch; n++) {
       int hOff = 0;
@@ -148,7 +150,7 @@ public final class InputTransforms implements AutoCloseable {
           wOff = (width - crop) / 2;
         }
       }
-      boolean flip = in.mirror() && random.nextBoolean();
+      boolean flip = in.transform().mirror() && random.nextBoolean();
       int srcBase = n * example;
       int dstBase = n * outExample;
       for (int c = 0; c < channels; c++) {

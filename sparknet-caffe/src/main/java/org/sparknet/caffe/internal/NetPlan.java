@@ -16,33 +16,18 @@ import org.sparknet.caffe.internal.TextFormat.Message;
  * snapshots and display are switched off and the seed and the device applied ({@link
  * SolverRewrite}). Every problem found throws {@link IllegalArgumentException} naming the file,
  * layer and field.
+ *
+ * @param solver the checked solver with the TRAIN net embedded ({@link #solverText()})
+ * @param testNet the checked TEST-phase net ({@link #testNetText()})
  */
-public final class NetPlan {
-  private final String netName;
-  private final String solverType;
-  private final Message solver;
-  private final Message testNet;
-  private final Map<Phase, List<InputBlob>> inputs;
-
-  private NetPlan(
-      String netName,
-      String solverType,
-      Message solver,
-      Message testNet,
-      Map<Phase, List<InputBlob>> inputs) {
-    this.netName = netName;
-    this.solverType = solverType;
-    this.solver = solver;
-    this.testNet = testNet;
-    this.inputs = inputs;
-  }
-
-  public String netName() {
-    return netName;
-  }
-
-  public String solverType() {
-    return solverType;
+public record NetPlan(
+    String netName,
+    String solverType,
+    Message solver,
+    Message testNet,
+    Map<Phase, List<InputBlob>> inputs) {
+  public NetPlan {
+    inputs = Map.copyOf(inputs);
   }
 
   /** The solver, ready for Caffe: net_param embedded, testing and snapshots off. */
@@ -55,6 +40,7 @@ public final class NetPlan {
     return TextFormat.print(testNet);
   }
 
+  /** The input blobs of {@code phase}, in the order the net declares them. */
   public List<InputBlob> inputs(Phase phase) {
     return inputs.get(phase);
   }

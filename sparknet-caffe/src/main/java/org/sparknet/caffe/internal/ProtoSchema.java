@@ -101,47 +101,23 @@ public final class ProtoSchema {
                 + fields.keySet());
       }
       if (!info.repeated && !seen.add(f.name())) {
-        throw new IllegalArgumentException(
-            source
-                + ", "
-                + f.where()
-                + ": field '"
-                + f.name()
-                + "' of "
-                + type
-                + " may be given only once (in "
-                + path
-                + ")");
+        throw fieldError(source, f, "of " + type + " may be given only once", path);
       }
       String here = path + "." + f.name();
       if (info.messageType != null) {
         if (!f.isMessage()) {
-          throw new IllegalArgumentException(
-              source
-                  + ", "
-                  + f.where()
-                  + ": field '"
-                  + f.name()
-                  + "' is a message ("
+          String problem =
+              "is a message ("
                   + info.messageType
                   + "); write "
                   + f.name()
-                  + " { ... }, not a value (in "
-                  + path
-                  + ")");
+                  + " { ... }, not a value";
+          throw fieldError(source, f, problem, path);
         }
         check(f.message(), info.messageType, source, here);
       } else {
         if (f.isMessage()) {
-          throw new IllegalArgumentException(
-              source
-                  + ", "
-                  + f.where()
-                  + ": field '"
-                  + f.name()
-                  + "' takes a value, not a message (in "
-                  + path
-                  + ")");
+          throw fieldError(source, f, "takes a value, not a message", path);
         }
         checkScalar(f, info, source, path);
       }
@@ -197,18 +173,15 @@ public final class ProtoSchema {
       }
     }
     if (problem != null) {
-      throw new IllegalArgumentException(
-          source
-              + ", "
-              + f.where()
-              + ": field '"
-              + f.name()
-              + "' "
-              + problem
-              + " (in "
-              + path
-              + ")");
+      throw fieldError(source, f, problem, path);
     }
+  }
+
+  /** "source, line L column C: field 'name' PROBLEM (in path)". */
+  private static IllegalArgumentException fieldError(
+      String source, Field f, String problem, String path) {
+    return new IllegalArgumentException(
+        source + ", " + f.where() + ": field '" + f.name() + "' " + problem + " (in " + path + ")");
   }
 
   private static String shown(Field f) {

@@ -68,17 +68,7 @@ public final class SolverStates {
    * (Caffe would abort the JVM on a mismatch). Its learned_net reference is not followed.
    */
   public void restore(SolverState proto, String source) {
-    List<String> problems = problems(proto);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          "Solver state file "
-              + source
-              + " does not match net '"
-              + netName
-              + "': "
-              + String.join("; ", problems)
-              + "; nothing was changed");
-    }
+    BlobShapes.rejectMismatch("Solver state file " + source, netName, problems(proto));
     proto.clear_learned_net();
     restore(proto);
   }

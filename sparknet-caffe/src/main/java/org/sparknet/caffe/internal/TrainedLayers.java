@@ -64,16 +64,7 @@ public final class TrainedLayers {
     if (!missing.isEmpty()) {
       problems.add("learnable layers missing from the file: " + List.copyOf(missing));
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(
-          "Weights file "
-              + source
-              + " does not match net '"
-              + netName
-              + "': "
-              + String.join("; ", problems)
-              + "; nothing was changed");
-    }
+    BlobShapes.rejectMismatch("Weights file " + source, netName, problems);
     net.CopyTrainedLayersFrom(model);
   }
 
