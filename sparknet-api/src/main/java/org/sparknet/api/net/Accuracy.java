@@ -1,6 +1,5 @@
 package org.sparknet.api.net;
 
-import java.util.List;
 import org.sparknet.api.Phase;
 
 /**
@@ -8,7 +7,7 @@ import org.sparknet.api.Phase;
  * Only in the TEST phase by default ({@code optPhase(null)} for both). Reads the previous layer's
  * top and the net's label by default; its output is a scalar.
  */
-public final class Accuracy extends LayerSpec<Accuracy> {
+public final class Accuracy extends LabelledHead<Accuracy> {
   private Integer topK;
 
   private Accuracy(String name) {
@@ -31,27 +30,10 @@ public final class Accuracy extends LayerSpec<Accuracy> {
   }
 
   @Override
-  DefaultBottoms defaultBottoms() {
-    return DefaultBottoms.PREVIOUS_AND_LABEL;
-  }
-
-  @Override
-  boolean isHead() {
-    return true;
-  }
-
-  @Override
-  int bottomCount() {
-    return 2;
-  }
-
-  @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
-    int classes = SoftmaxWithLoss.classes(this, inputs);
+  void checkClasses(int classes) {
     if (topK != null && topK > classes) {
       throw fail("field 'top_k' (" + topK + ") exceeds the number of classes (" + classes + ")");
     }
-    return List.of(List.of());
   }
 
   @Override

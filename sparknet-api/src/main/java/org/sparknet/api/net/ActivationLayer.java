@@ -1,15 +1,12 @@
 package org.sparknet.api.net;
 
-import java.util.List;
-import org.sparknet.api.Phase;
-
 /** An element-wise activation, computed in place by default: ReLU, Sigmoid or TanH. */
-public final class ActivationLayer extends LayerSpec<ActivationLayer> {
+public final class ActivationLayer extends ElementwiseLayer<ActivationLayer> {
   private final String type;
   private Double negativeSlope;
 
   private ActivationLayer(String name, String type) {
-    super(name, null);
+    super(name);
     this.type = type;
   }
 
@@ -40,16 +37,6 @@ public final class ActivationLayer extends LayerSpec<ActivationLayer> {
     }
     this.negativeSlope = slope;
     return this;
-  }
-
-  @Override
-  boolean inPlace() {
-    return true;
-  }
-
-  @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
-    return List.of(inputs.get(0));
   }
 
   @Override

@@ -1,17 +1,14 @@
 package org.sparknet.api.net;
 
-import java.util.List;
-import org.sparknet.api.Phase;
-
 /**
  * Caffe's {@code Dropout}, in place by default: zeroes a fraction of the values while training and
  * scales the rest by 1 / (1 - ratio); the identity in the TEST phase.
  */
-public final class DropoutLayer extends LayerSpec<DropoutLayer> {
+public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
   private Double ratio;
 
   private DropoutLayer(String name) {
-    super(name, null);
+    super(name);
   }
 
   public static DropoutLayer named(String name) {
@@ -30,16 +27,6 @@ public final class DropoutLayer extends LayerSpec<DropoutLayer> {
     }
     this.ratio = r;
     return this;
-  }
-
-  @Override
-  boolean inPlace() {
-    return true;
-  }
-
-  @Override
-  List<List<Integer>> infer(List<List<Integer>> inputs, List<String> names, Phase phase) {
-    return List.of(inputs.get(0));
   }
 
   @Override
