@@ -20,6 +20,10 @@ import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.data.FeatureReader;
+import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.predict.BatchPredictor;
+import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -50,6 +54,15 @@ import org.sparknet.rbm.RbmNet;
  * filters.png} and {@code codes.png}.
  */
 public final class DeepAutoEncoder {
+  /** An example's pixels, for the data blob. */
+  private static final FeatureReader<Example> PIXELS =
+      (e, dest, offset, size) -> {
+        if (e.features().length != size) {
+          throw new IllegalArgumentException(
+              "An example has " + e.features().length + " values; the net reads " + size);
+        }
+        System.arraycopy(e.features(), 0, dest, offset, size);
+      };
 
   /**
    * @param sizes layer sizes, input first, code last (784, 1000, 500, 250, 2)
@@ -383,8 +396,8 @@ public final class DeepAutoEncoder {
 
   /**
    * The hidden probabilities (means) of an RBM for every example, computed on the executors: each
-   * partition builds the RBM once, loads the broadcast weights and runs it forward in batches (a
-   * last, partial batch padded with zeros, whose outputs are dropped). Labels are kept.
+   * partition builds the RBM once, loads the broadcast weights and runs it forward in batches
+   * ({@link BatchPredictor}). Labels are kept.
    */
   static JavaRDD<Example> hidden(
       JavaRDD<Example> data, NetDefinition def, Broadcast<WeightCollection> bw) {
@@ -393,36 +406,16 @@ public final class DeepAutoEncoder {
 
   private static Iterator<Example> hiddenOfPartition(
       Iterator<Example> it, NetDefinition def, WeightCollection weights) {
-    List<Example> rows = new ArrayList<>();
-    it.forEachRemaining(rows::add);
-    List<Example> out = new ArrayList<>(rows.size());
-    if (rows.isEmpty()) {
+    List<Example> out = new ArrayList<>();
+    if (!it.hasNext()) {
       return out.iterator();
     }
     try (Net net = NetProvider.build(def)) {
       net.setWeights(weights);
-      int batch = net.inputShapes(Phase.TEST).get(RbmNet.DATA).dim(0);
-      int visible = net.inputShapes(Phase.TEST).get(RbmNet.DATA).dim(1);
-      float[] buf = new float[batch * visible];
-      for (int from = 0; from < rows.size(); from += batch) {
-        int n = Math.min(batch, rows.size() - from);
-        Arrays.fill(buf, 0f);
-        for (int r = 0; r < n; r++) {
-          System.arraycopy(rows.get(from + r).features(), 0, buf, r * visible, visible);
-        }
-        Map<String, NDArray> res =
-            net.forward(in -> in.get(RbmNet.DATA).copyFrom(buf), List.of(RbmNet.HIDDEN));
-        try (NDArray h = res.get(RbmNet.HIDDEN)) {
-          float[] all = h.toArray();
-          int hiddenUnits = h.shape().dim(1);
-          for (int r = 0; r < n; r++) {
-            out.add(
-                new Example(
-                    Arrays.copyOfRange(all, r * hiddenUnits, (r + 1) * hiddenUnits),
-                    rows.get(from + r).label()));
-          }
-        }
-      }
+      BatchPredictor predictor = new BatchPredictor(net, InputBlobs.DEFAULT);
+      predictor
+          .predict(new ExampleBatches<>(it, PIXELS, InputBlobs.DEFAULT), RbmNet.HIDDEN)
+          .forEachRemaining(p -> out.add(new Example(p.values(), p.item().label())));
     }
     return out.iterator();
   }

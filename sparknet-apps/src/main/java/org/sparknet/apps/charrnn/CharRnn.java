@@ -1,10 +1,7 @@
 package org.sparknet.apps.charrnn;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.apps.data.ClasspathText;
 
 /**
  * The char-RNN definition shipped with the apps: an Embed, one LSTM layer and a softmax over the
@@ -52,14 +49,7 @@ public final class CharRnn {
   }
 
   static String resource(String name) {
-    try (InputStream in = CharRnn.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "Resource " + name + " is missing from the sparknet-apps jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ClasspathText.read(
+        CharRnn.class, name, "Resource " + name + " is missing from the sparknet-apps jar");
   }
 }

@@ -1,11 +1,8 @@
 package org.sparknet.apps.mnist;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.apps.data.ClasspathText;
 
 /** The LeNet definition shipped with the apps: Caffe's MNIST net with Input layers. */
 public final class LeNet {
@@ -29,14 +26,7 @@ public final class LeNet {
   }
 
   static String resource(String name) {
-    try (InputStream in = LeNet.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "Resource " + name + " is missing from the sparknet-apps jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ClasspathText.read(
+        LeNet.class, name, "Resource " + name + " is missing from the sparknet-apps jar");
   }
 }

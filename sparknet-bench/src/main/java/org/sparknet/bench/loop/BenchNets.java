@@ -1,14 +1,11 @@
 package org.sparknet.bench.loop;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.apps.data.ClasspathText;
 import org.sparknet.apps.mnist.LeNet;
 import org.sparknet.caffe.CaffeDataLayers;
 
@@ -103,14 +100,9 @@ public final class BenchNets {
   }
 
   static String zoo(String name) {
-    try (InputStream in = BenchNets.class.getResourceAsStream("/zoo/" + name)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "zoo/" + name + " is not on the classpath; build sparknet-bench with Maven");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ClasspathText.read(
+        BenchNets.class,
+        "/zoo/" + name,
+        "zoo/" + name + " is not on the classpath; build sparknet-bench with Maven");
   }
 }

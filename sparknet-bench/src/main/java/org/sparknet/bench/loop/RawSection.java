@@ -86,6 +86,20 @@ final class RawSection {
     return Spread.of(r);
   }
 
+  /** A table row: what ran, its images/s (median, min–max), the ratio and the target. */
+  private static void row(
+      StringBuilder md, String what, List<Double> imagesPerSecond, String ratio, String target) {
+    md.append("| ")
+        .append(what)
+        .append(" | ")
+        .append(Spread.of(imagesPerSecond).format("%,.0f"))
+        .append(" | ")
+        .append(ratio)
+        .append(" | ")
+        .append(target)
+        .append(" |\n");
+  }
+
   private void report(String load, int tau, int rounds) {
     Spread caffeRatio = ratios(caffeNet, plain);
     Spread sparkRatio = ratios(spark1, plain);
@@ -114,33 +128,32 @@ final class RawSection {
             run.opt().repeats(),
             load));
     md.append("| What runs | images/s | ratio | target |\n|---|---:|---:|---|\n");
-    md.append("| plain JavaCPP solver loop, 1 thread | ")
-        .append(Spread.of(plain).format("%,.0f"))
-        .append(" | 1 | |\n");
-    md.append("| `CaffeNet.train`, 1 thread | ")
-        .append(Spread.of(caffeNet).format("%,.0f"))
-        .append(" | ")
-        .append(caffeRatio.format("%.3f"))
-        .append(" of plain | ≥ 0.98: ")
-        .append(BenchRun.metOrNot(caffeRatio.median() >= 0.98))
-        .append(" |\n");
-    md.append(String.format(Locale.ROOT, "| SparkNet, 1 worker, tau=%d, 1 thread | ", tau))
-        .append(Spread.of(spark1).format("%,.0f"))
-        .append(" | ")
-        .append(sparkRatio.format("%.3f"))
-        .append(" of plain | ≥ 0.95: ")
-        .append(BenchRun.metOrNot(sparkRatio.median() >= 0.95))
-        .append(" |\n");
-    md.append("| SparkNet, 1 worker, 2 BLAS threads | ")
-        .append(Spread.of(spark1t2).format("%,.0f"))
-        .append(" | ")
-        .append(ratios(spark1t2, spark1).format("%.3f"))
-        .append(" of 1 worker × 1 thread | |\n");
-    md.append("| SparkNet, 2 workers × 1 thread | ")
-        .append(Spread.of(spark2).format("%,.0f"))
-        .append(" | ")
-        .append(ratios(spark2, spark1).format("%.3f"))
-        .append(" of 1 worker × 1 thread | |\n");
+    row(md, "plain JavaCPP solver loop, 1 thread", plain, "1", "");
+    row(
+        md,
+        "`CaffeNet.train`, 1 thread",
+        caffeNet,
+        caffeRatio.format("%.3f") + " of plain",
+        "≥ 0.98: " + BenchRun.metOrNot(caffeRatio.median() >= 0.98));
+    row(
+        md,
+        String.format(Locale.ROOT, "SparkNet, 1 worker, tau=%d, 1 thread", tau),
+        spark1,
+        sparkRatio.format("%.3f") + " of plain",
+        "≥ 0.95: " + BenchRun.metOrNot(sparkRatio.median() >= 0.95));
+    String perWorker = " of 1 worker × 1 thread";
+    row(
+        md,
+        "SparkNet, 1 worker, 2 BLAS threads",
+        spark1t2,
+        ratios(spark1t2, spark1).format("%.3f") + perWorker,
+        "");
+    row(
+        md,
+        "SparkNet, 2 workers × 1 thread",
+        spark2,
+        ratios(spark2, spark1).format("%.3f") + perWorker,
+        "");
     md.append(
         String.format(
             Locale.ROOT,
