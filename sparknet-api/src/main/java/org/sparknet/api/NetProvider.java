@@ -104,6 +104,33 @@ public interface NetProvider {
     return 0;
   }
 
+  /**
+   * Whether this engine's code here was built for GPUs at all: a property of the build (the jar),
+   * the same on the driver and on every executor that runs it, unlike {@link #visibleGpus()}.
+   */
+  default boolean gpuBuild() {
+    return false;
+  }
+
+  /**
+   * Why this engine can use no GPU in this JVM, as one line naming what is missing (a CPU-only
+   * build, a CUDA library, the driver, a device); null when {@link #visibleGpus()} is above 0.
+   */
+  default String gpuProblem() {
+    return visibleGpus() > 0 ? null : "engine '" + engine() + "' runs on CPUs only";
+  }
+
+  /**
+   * The device a definition's own text asks for, used when the caller names none: Caffe's {@code
+   * solver_mode: GPU} gives "gpu" (the task's GPU); the default is "cpu". The text's own device
+   * number (Caffe's {@code device_id}) is not used: on Spark every task gets its own GPU.
+   *
+   * @throws IllegalArgumentException when the text cannot be read
+   */
+  default String requestedDevice(NetDefinition definition) {
+    return "cpu";
+  }
+
   /** Builds a net with the provider registered for {@code definition.engine()}. */
   static Net build(NetDefinition definition) {
     return forEngine(definition.engine()).create(definition);

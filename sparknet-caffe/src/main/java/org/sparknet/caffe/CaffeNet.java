@@ -30,6 +30,7 @@ import org.sparknet.caffe.internal.InputFeeder;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.LearnableParams;
 import org.sparknet.caffe.internal.LossTerms;
+import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.SolverStates;
 import org.sparknet.caffe.internal.Solvers;
@@ -103,6 +104,10 @@ public final class CaffeNet implements Net {
       this.testOutputs = outputNames(t);
       checkInputs(train, Phase.TRAIN);
       checkInputs(t, Phase.TEST);
+      if (deviceId >= 0) {
+        // Before the first pass, which allocates on the GPU: Caffe aborts on a failed cudaMalloc.
+        NetMemory.of(plan, train, t, deviceId).check(CaffeRuntime.freeGpuBytes(deviceId));
+      }
     } catch (RuntimeException | Error e) {
       if (t != null) {
         t.close();

@@ -9,6 +9,7 @@ import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
@@ -49,6 +50,28 @@ public final class CaffeNetProvider implements NetProvider {
   @Override
   public Net create(NetDefinition definition) {
     return CaffeNet.create(definition);
+  }
+
+  @Override
+  public int visibleGpus() {
+    return CaffeRuntime.gpuCount();
+  }
+
+  @Override
+  public boolean gpuBuild() {
+    return CaffeRuntime.gpuBuild();
+  }
+
+  @Override
+  public String gpuProblem() {
+    return CaffeRuntime.gpuSupport().problem();
+  }
+
+  /** "gpu" for a solver with {@code solver_mode: GPU}, else "cpu". */
+  @Override
+  public String requestedDevice(NetDefinition definition) {
+    Message solver = TextFormat.parse(definition.solverText(), "solver definition");
+    return solver.value("solver_mode", "CPU").equals("GPU") ? "gpu" : "cpu";
   }
 
   @Override

@@ -25,6 +25,7 @@ import org.sparknet.ndarray.NDArray;
 final class DryRun {
   private static final Map<NetDefinition, Optional<String>> VERDICTS = new ConcurrentHashMap<>();
   private static final String FAILURE_MARK = "SPARKNET-DRY-RUN-FAILED: ";
+  private static final String GPU_MEMORY_MARK = "SPARKNET-DRY-RUN-GPU-MEMORY: ";
 
   private DryRun() {}
 
@@ -143,6 +144,9 @@ final class DryRun {
         }
       }
     }
+    if (fatal != null && fatal.contains("out of memory")) {
+      return outOfMemory(fatal, stderr);
+    }
     if (fatal != null) {
       int i = fatal.indexOf("] ");
       String where = i > 0 ? fatal.substring(fatal.lastIndexOf(' ', i - 1) + 1, i) : "?";
@@ -168,6 +172,31 @@ final class DryRun {
             + "; disable it with -Dsparknet.caffe.dryRun=false if the child JVM cannot start here");
   }
 
+  /** A GPU allocation that failed in the child, with the net's estimate when it printed one. */
+  private static String outOfMemory(String fatal, List<String> stderr) {
+    String caffe = fatal.substring(fatal.indexOf("] ") + 2);
+    for (String line : stderr) {
+      int i = line.indexOf(GPU_MEMORY_MARK);
+      if (i >= 0) {
+        String[] f = line.substring(i + GPU_MEMORY_MARK.length()).split("\t");
+        return "GPU out of memory: net '"
+            + f[0]
+            + "' at batch size "
+            + f[1]
+            + " asks for about "
+            + NetMemory.describe(Long.parseLong(f[2]))
+            + " on "
+            + f[3]
+            + " and Caffe's allocation failed ("
+            + caffe
+            + "; found by a dry run in a child JVM); lower the batch size (--batch-size)";
+      }
+    }
+    return "GPU out of memory: Caffe's allocation failed ("
+        + caffe
+        + "; found by a dry run in a child JVM); lower the batch size (--batch-size)";
+  }
+
   private static String tail(List<String> lines) {
     int from = Math.max(0, lines.size() - 5);
     return String.join(" | ", lines.subList(from, lines.size()));
@@ -180,6 +209,12 @@ final class DryRun {
       def = (NetDefinition) in.readObject();
     }
     try (CaffeNet net = CaffeNet.create(def, false)) {
+      NetMemory m = NetMemory.last();
+      if (m != null) {
+        // Read back by verdict() should Caffe run out of GPU memory in the step below.
+        System.err.println(
+            GPU_MEMORY_MARK + m.net() + "\t" + m.batch() + "\t" + m.bytes() + "\t" + m.device());
+      }
       net.train(1, DryRun::zeros);
       net.test(1, DryRun::zeros);
     } catch (IllegalArgumentException | IllegalStateException e) {

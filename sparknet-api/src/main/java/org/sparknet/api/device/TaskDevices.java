@@ -48,11 +48,14 @@ public final class TaskDevices {
   /** The concrete devices of the current task's {@code k} solvers. */
   public static List<String> forTask(String engine, String device, int partition, int k) {
     String[] assigned = assignedGpus();
-    int visible =
-        device.equals("gpu") && assigned.length == 0
-            ? NetProvider.forEngine(engine).visibleGpus()
-            : 0;
-    List<String> devices = assign(device, partition, k, assigned, visible);
+    NetProvider provider = NetProvider.forEngine(engine);
+    int visible = device.equals("gpu") && assigned.length == 0 ? provider.visibleGpus() : 0;
+    List<String> devices;
+    try {
+      devices = assign(device, partition, k, assigned, visible);
+    } catch (NoGpuException e) {
+      throw new IllegalArgumentException(e.getMessage() + ": " + provider.gpuProblem(), e);
+    }
     if (device.equals("gpu") && assigned.length == 0) {
       LOG.warn(
           "Spark assigned no GPU to the task of partition {} (set spark.executor.resource.gpu.amount"
@@ -118,11 +121,11 @@ public final class TaskDevices {
 
   private static List<String> roundRobin(int partition, int k, int visible) {
     if (visible == 0) {
-      throw new IllegalArgumentException(
+      throw new NoGpuException(
           "Device 'gpu' was asked for, but Spark assigned no GPU to the task of partition "
               + partition
-              + " and no GPU is visible on this executor (no CUDA driver, no device, or a CPU-only"
-              + " build of the engine); use --device cpu, or run on GPU executors");
+              + " and the executor can use none (use device cpu or auto, or run on GPU"
+              + " executors)");
     }
     if (k > visible) {
       throw new IllegalArgumentException(
@@ -134,5 +137,14 @@ public final class TaskDevices {
       out.add("gpu:" + ((first + i) % visible));
     }
     return out;
+  }
+
+  /** No GPU visible where "gpu" needs one; {@link #forTask} adds the engine's reason. */
+  static final class NoGpuException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    NoGpuException(String message) {
+      super(message);
+    }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.testnet.SoftmaxNetProvider;
 
 /** The device rule, without Spark: what a task's nets run on for each device string. */
 class TaskDevicesTest {
@@ -38,7 +39,7 @@ class TaskDevicesTest {
     IllegalArgumentException none =
         assertThrows(
             IllegalArgumentException.class, () -> TaskDevices.assign("gpu", 0, 1, NONE, 0));
-    assertTrue(none.getMessage().contains("no GPU is visible"), none.getMessage());
+    assertTrue(none.getMessage().contains("the executor can use none"), none.getMessage());
     assertThrows(IllegalArgumentException.class, () -> TaskDevices.assign("gpu", 0, 3, NONE, 2));
   }
 
@@ -48,5 +49,16 @@ class TaskDevicesTest {
     assertEquals("cpu", TaskDevices.forDriver(d).device());
     assertEquals("gpu:1", TaskDevices.forDriver(d.withDevice("gpu:1")).device());
     assertThrows(IllegalArgumentException.class, () -> d.withDevice("cuda"));
+  }
+
+  @Test
+  void aTaskThatFindsNoGpuSaysWhatTheEngineLacks() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> TaskDevices.forTask(SoftmaxNetProvider.ENGINE, "gpu", 0, 1));
+    assertTrue(
+        e.getMessage().endsWith(": engine '" + SoftmaxNetProvider.ENGINE + "' runs on CPUs only"),
+        e.getMessage());
   }
 }

@@ -20,6 +20,7 @@ import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.predict.BatchPredictor;
@@ -75,6 +76,8 @@ public final class DeepAutoEncoder {
    * @param finetuneEpochs epochs of fine-tuning
    * @param finetuneLr Adam's rate for fine-tuning
    * @param seed the seed of every stage
+   * @param finetuneDevice where the fine-tuned Caffe net runs ("cpu", "gpu", "auto", "gpu:N"; the
+   *     RBMs run in Java on the CPU)
    */
   public record Settings(
       int[] sizes,
@@ -86,7 +89,34 @@ public final class DeepAutoEncoder {
       float codeLr,
       double finetuneEpochs,
       double finetuneLr,
-      long seed) {
+      long seed,
+      String finetuneDevice) {
+    /** Settings that fine-tune on the CPU. */
+    public Settings(
+        int[] sizes,
+        int workers,
+        int batch,
+        int tau,
+        double rbmEpochs,
+        float rbmLr,
+        float codeLr,
+        double finetuneEpochs,
+        double finetuneLr,
+        long seed) {
+      this(
+          sizes,
+          workers,
+          batch,
+          tau,
+          rbmEpochs,
+          rbmLr,
+          codeLr,
+          finetuneEpochs,
+          finetuneLr,
+          seed,
+          "cpu");
+    }
+
     public Settings {
       AutoEncoderNet.checkSizes(sizes);
       sizes = sizes.clone();
@@ -141,6 +171,8 @@ public final class DeepAutoEncoder {
           + finetuneLr
           + ", seed="
           + seed
+          + ", finetuneDevice="
+          + finetuneDevice
           + "}";
     }
   }
@@ -218,7 +250,9 @@ public final class DeepAutoEncoder {
     WeightCollection unrolled = AutoEncoderNet.unroll(stack);
     Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0])))
         .writePng(outDir.resolve("filters.png"));
-    NetDefinition ae = AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed());
+    NetDefinition ae =
+        AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed())
+            .withDevice(s.finetuneDevice());
     double stackError = evaluate(ae, unrolled, heldOut, null);
 
     long t1 = System.nanoTime();
@@ -426,7 +460,7 @@ public final class DeepAutoEncoder {
    */
   static double evaluate(
       NetDefinition ae, WeightCollection weights, List<Example> heldOut, float[][] codes) {
-    try (CaffeNet net = CaffeNet.create(ae, false)) {
+    try (CaffeNet net = CaffeNet.create(TaskDevices.forDriver(ae), false)) {
       net.setWeights(weights);
       int batch = net.inputShapes(Phase.TEST).get("data").dim(0);
       int d = net.inputShapes(Phase.TEST).get("data").dim(1);

@@ -8,7 +8,9 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.apps.autoencoder.AutoEncoderNet;
 import org.sparknet.apps.autoencoder.DeepAutoEncoder;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
@@ -58,6 +60,8 @@ public final class AutoEncoderCommand implements Callable<Integer> {
   int[] layers;
 
   @Mixin SparkOptions sparkOptions = new SparkOptions();
+
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Option(
       names = "--batch",
@@ -111,6 +115,12 @@ public final class AutoEncoderCommand implements Callable<Integer> {
       description = "Output directory; default ${DEFAULT-VALUE}.")
   Path out;
 
+  /** The device of the fine-tuned Caffe net (the RBMs run in Java on the CPU). */
+  private String fineTuningDevice(int[] sizes) {
+    NetDefinition ae = AutoEncoderNet.definition(sizes, batch, finetuneLr, seed);
+    return deviceOptions.apply(ae, sparkOptions.master).device();
+  }
+
   @Override
   public Integer call() {
     int[] sizes = new int[layers.length + 1];
@@ -127,7 +137,8 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             codeLr,
             finetuneEpochs,
             finetuneLr,
-            seed);
+            seed,
+            fineTuningDevice(sizes));
     FashionMnist fashion = FashionMnist.locate(data);
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
@@ -145,8 +156,14 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     PrintStream o = System.out;
     o.printf(
         "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"
-            + " %d workers, tau=%d, batch %d%n",
-        Arrays.toString(sizes), train, test, sparkOptions.workers, tau, batch);
+            + " %d workers, tau=%d, batch %d; fine-tuning on device %s%n",
+        Arrays.toString(sizes),
+        train,
+        test,
+        sparkOptions.workers,
+        tau,
+        batch,
+        settings.finetuneDevice());
     SparkSession spark = sparkOptions.session("SparkNet deep auto-encoder");
     long t0 = System.nanoTime();
     try {

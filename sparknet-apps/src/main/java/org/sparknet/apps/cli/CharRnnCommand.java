@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
@@ -16,6 +17,7 @@ import org.sparknet.apps.charrnn.CharRnn;
 import org.sparknet.apps.charrnn.TextCorpus;
 import org.sparknet.apps.charrnn.TextSampler;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Seed app 3: a character-level LSTM trained on source code, then sampled. */
@@ -119,6 +121,8 @@ public final class CharRnnCommand implements Callable<Integer> {
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
   Path metrics;
 
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+
   @Override
   public Integer call() {
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
@@ -138,16 +142,17 @@ public final class CharRnnCommand implements Callable<Integer> {
     out.printf(
         "LSTM %d units, unrolled %d steps x %d streams; %d workers, tau=%d, %d rounds%n",
         hidden, unroll, streams, workers, tau, rounds);
-    SparkSession spark =
-        SparkSessions.local(
-            master == null ? "local[" + workers + "]" : master, "SparkNet char-RNN");
+    String sparkMaster = master == null ? "local[" + workers + "]" : master;
+    NetDefinition def =
+        deviceOptions.apply(CharRnn.definition(unroll, streams, hidden, lr, seed), sparkMaster);
+    SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> train = corpus.windows(sc, workers, unroll, 0, split);
       JavaRDD<Example> test = corpus.windows(sc, workers, unroll, split, corpus.size());
       TrainerConfig.Builder config =
           TrainerConfig.builder()
-              .setNetDefinition(CharRnn.definition(unroll, streams, hidden, lr, seed))
+              .setNetDefinition(def)
               .optTau(tau)
               .optWorkers(workers)
               .optSeed(seed)
@@ -156,6 +161,7 @@ public final class CharRnnCommand implements Callable<Integer> {
         config.optMetricsFile(metrics.toString());
       }
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
+        trainer.addListener(DeviceOptions.reporter(out));
         trainer.setTrainingData(train);
         trainer.setValidationData(test);
         Map<String, Float> before = trainer.test();

@@ -18,6 +18,7 @@ import org.sparknet.apps.mnist.LeNet;
 import org.sparknet.apps.plot.Axis;
 import org.sparknet.apps.plot.TrainingCurves;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The main job: LeNet on Fashion-MNIST, trained with model averaging on a local Spark. */
@@ -81,6 +82,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
   Path metrics;
 
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+
   @Override
   public Integer call() {
     if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
@@ -99,7 +102,8 @@ public final class DemoCommand implements Callable<Integer> {
     FashionMnist dataset = FashionMnist.locate(data);
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
-    NetDefinition net = LeNet.definition(seed, lr);
+    String sparkMaster = master == null ? "local[" + workers + "]" : master;
+    NetDefinition net = deviceOptions.apply(LeNet.definition(seed, lr), sparkMaster);
     long examplesPerRound = (long) workers * tau * LeNet.TRAIN_BATCH;
     // Never more than the epochs asked for: the accuracy is reported "after N epochs".
     int rounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
@@ -110,8 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
         "%d workers, tau=%d steps of batch %d, %d rounds (%.1f epochs)%n",
         workers, tau, LeNet.TRAIN_BATCH, rounds, epochs);
 
-    SparkSession spark =
-        SparkSessions.local(master == null ? "local[" + workers + "]" : master, "SparkNet demo");
+    SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet demo");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> trainRdd = train.toRdd(sc, workers, 1f / 256);
@@ -129,6 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
+        trainer.addListener(DeviceOptions.reporter(out));
         trainer.setTrainingData(trainRdd);
         trainer.setValidationData(testRdd);
         Progress p = trainRounds(trainer, rounds, train.count(), curves, out);

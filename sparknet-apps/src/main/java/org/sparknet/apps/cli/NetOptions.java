@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.device.TaskDevices;
 import org.sparknet.caffe.CaffeModels;
 import org.sparknet.caffe.CaffeNet;
 import picocli.CommandLine.Option;
@@ -77,7 +78,7 @@ final class NetOptions {
 
   /** The weights of a .caffemodel, checked against the net. */
   static WeightCollection loadWeights(NetDefinition def, Path caffemodel) {
-    try (CaffeNet caffe = CaffeNet.create(def)) {
+    try (CaffeNet caffe = CaffeNet.create(TaskDevices.forDriver(def))) {
       CaffeModels.load(caffe, caffemodel);
       return caffe.getWeights();
     }
@@ -85,7 +86,7 @@ final class NetOptions {
 
   /** Writes {@code weights} as a Caffe .caffemodel (fails if the file exists). */
   static void saveWeights(NetDefinition def, WeightCollection weights, Path caffemodel) {
-    try (CaffeNet caffe = CaffeNet.create(def)) {
+    try (CaffeNet caffe = CaffeNet.create(TaskDevices.forDriver(def))) {
       caffe.setWeights(weights);
       CaffeModels.save(caffe, caffemodel, false);
     }

@@ -67,6 +67,8 @@ public final class PredictCommand implements Callable<Integer> {
 
   @Mixin SparkOptions sparkOptions = new SparkOptions();
 
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+
   @Override
   public Integer call() {
     dataOptions.dataFormat();
@@ -81,7 +83,7 @@ public final class PredictCommand implements Callable<Integer> {
           "--output " + output + " already exists; choose a new directory");
     }
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
-    NetDefinition def = loading.def();
+    NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
     String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);
     WeightCollection w = NetOptions.loadWeights(def, weights);
     SparkSession spark = sparkOptions.session("SparkNet predict");

@@ -44,6 +44,8 @@ public final class TestCommand implements Callable<Integer> {
 
   @Mixin SparkOptions sparkOptions = new SparkOptions();
 
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+
   @Override
   public Integer call() {
     dataOptions.dataFormat();
@@ -53,7 +55,7 @@ public final class TestCommand implements Callable<Integer> {
     NetOptions.existing(weights, "--weights");
     DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
-    NetDefinition def = loading.def();
+    NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
     SparkSession spark = sparkOptions.session("SparkNet test");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

@@ -50,6 +50,8 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Mixin DataOptions dataOptions = new DataOptions();
 
+  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+
   @Option(names = "--workers", required = true, description = "Workers (partitions).")
   int workers;
 
@@ -150,7 +152,7 @@ public final class TrainCommand implements Callable<Integer> {
       throw new IllegalArgumentException("train needs --solver FILE");
     }
     DataInput.Loading loading = trainSet.setup(netOptions, dataOptions);
-    NetDefinition def = loading.def();
+    NetDefinition def = deviceOptions.apply(loading.def(), master);
     Path finalModel = output.resolve("final.caffemodel");
     if (Files.exists(finalModel)) {
       throw new IllegalArgumentException(
@@ -179,6 +181,7 @@ public final class TrainCommand implements Callable<Integer> {
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
+        trainer.addListener(DeviceOptions.reporter(out));
         if (trainer.round() > 0) {
           out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
         } else if (weights != null) {

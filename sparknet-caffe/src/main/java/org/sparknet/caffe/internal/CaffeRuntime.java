@@ -2,7 +2,6 @@ package org.sparknet.caffe.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,9 @@ import org.bytedeco.javacpp.Loader;
  */
 public final class CaffeRuntime {
   private static volatile boolean loaded;
-  private static volatile Integer gpuCount;
+  private static volatile String loadedFrom;
+  private static volatile GpuSupport gpuSupport;
+  private static final String GPU_NATIVES = "org/bytedeco/caffe/" + Loader.getPlatform() + "-gpu/";
 
   private CaffeRuntime() {}
 
@@ -27,7 +28,7 @@ public final class CaffeRuntime {
     if (!loaded) {
       synchronized (CaffeRuntime.class) {
         if (!loaded) {
-          Loader.load(caffe.class);
+          loadedFrom = Loader.load(caffe.class);
           loaded = true;
         }
       }
@@ -46,35 +47,67 @@ public final class CaffeRuntime {
         "Device must be 'cpu' or 'gpu:N' (N the device id) but was '" + device + "'");
   }
 
-  /**
-   * Number of GPUs Caffe can use: 0 for a CPU-only build (the default {@code caffe-platform}), or
-   * the CUDA device count when the {@code gpu} profile's natives and CUDA are on the class path.
-   */
+  /** Number of GPUs Caffe can use here (0 for the CPU jar, or when CUDA is not usable). */
   public static int gpuCount() {
-    Integer n = gpuCount;
-    if (n == null) {
-      n = probeGpus();
-      gpuCount = n;
-    }
-    return n;
+    return gpuSupport().devices();
   }
 
-  private static int probeGpus() {
-    String platform = Loader.getPlatform();
-    if (CaffeRuntime.class.getClassLoader().getResource("org/bytedeco/caffe/" + platform + "-gpu/")
-        == null) {
-      return 0;
+  /** The GPUs Caffe can use in this JVM, or why it can use none; probed once. */
+  public static GpuSupport gpuSupport() {
+    GpuSupport s = gpuSupport;
+    if (s == null) {
+      synchronized (CaffeRuntime.class) {
+        s = gpuSupport;
+        if (s == null) {
+          s = probeGpus();
+          gpuSupport = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  /** Whether Caffe's GPU natives (linux-x86_64-gpu) are on the class path: the GPU jar. */
+  public static boolean gpuBuild() {
+    return CaffeRuntime.class.getClassLoader().getResource(GPU_NATIVES) != null;
+  }
+
+  private static GpuSupport probeGpus() {
+    String gpuPlatform = Loader.getPlatform() + "-gpu";
+    if (!gpuBuild()) {
+      return GpuSupport.none(
+          "this SparkNet build is CPU-only (its Caffe natives are "
+              + Loader.getPlatform()
+              + ", without CUDA): run the GPU jar, sparknet-apps-VERSION-gpu.jar from the module"
+              + " sparknet-apps-gpu");
     }
     try {
-      Class<?> cudart = Class.forName("org.bytedeco.cuda.global.cudart");
-      Loader.load(cudart);
-      int[] count = new int[1];
-      Method m = cudart.getMethod("cudaGetDeviceCount", int[].class);
-      int err = (Integer) m.invoke(null, (Object) count);
-      return err == 0 ? count[0] : 0;
-    } catch (ReflectiveOperationException | LinkageError e) {
-      return 0;
+      Class.forName("org.bytedeco.cuda.global.cudart", false, CaffeRuntime.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      return GpuSupport.none(
+          "Caffe's GPU natives are on the class path but not the CUDA presets"
+              + " (org.bytedeco:cuda:11.8-8.6-1.5.8 and its linux-x86_64 natives)");
     }
+    GpuSupport cuda = CudaProbe.probe();
+    if (cuda.devices() == 0) {
+      return cuda;
+    }
+    load();
+    if (loadedFrom == null || !loadedFrom.contains("/" + gpuPlatform + "/")) {
+      // JavaCPP falls back to the CPU natives when the GPU ones fail to load; Caffe would then
+      // abort on the first GPU call ("Cannot use GPU in CPU-only Caffe").
+      return GpuSupport.none(
+          "the CPU-only libcaffe was loaded ("
+              + loadedFrom
+              + ") although the GPU natives are on the class path: a library they link failed to"
+              + " load (see ldd on libcaffe.so.1.0.0 under ~/.javacpp/cache)");
+    }
+    return cuda;
+  }
+
+  /** Free memory on GPU {@code deviceId} in bytes, or -1 when unknown. */
+  public static long freeGpuBytes(int deviceId) {
+    return gpuCount() > deviceId ? CudaProbe.freeBytes(deviceId) : -1;
   }
 
   /** Throws IllegalArgumentException unless {@code device} exists here. */
@@ -83,22 +116,19 @@ public final class CaffeRuntime {
     if (id < 0) {
       return;
     }
-    int n = gpuCount();
-    if (n == 0) {
+    GpuSupport gpus = gpuSupport();
+    if (gpus.devices() == 0) {
       throw new IllegalArgumentException(
-          "Device '"
-              + device
-              + "' requested but this Caffe build is CPU-only (or no CUDA device is visible);"
-              + " use device 'cpu', or build with -Pgpu on a machine with CUDA");
+          "Device '" + device + "' cannot be used: " + gpus.problem() + "; or use device 'cpu'");
     }
-    if (id >= n) {
+    if (id >= gpus.devices()) {
       throw new IllegalArgumentException(
           "Device '"
               + device
               + "' does not exist: this machine has "
-              + n
+              + gpus.devices()
               + " GPU(s), ids 0 to "
-              + (n - 1));
+              + (gpus.devices() - 1));
     }
   }
 
