@@ -17,18 +17,20 @@ import org.bytedeco.javacpp.Loader;
  */
 public final class CaffeRuntime {
   private static volatile boolean loaded;
-  private static volatile String loadedFrom;
-  private static volatile GpuSupport gpuSupport;
-  private static final String GPU_NATIVES = "org/bytedeco/caffe/" + Loader.getPlatform() + "-gpu/";
 
   private CaffeRuntime() {}
 
-  /** Loads the natives once. glog stays quiet when GLOG_minloglevel=2 is in the environment. */
+  /**
+   * Loads the natives once. glog stays quiet when GLOG_minloglevel=2 is in the environment. In the
+   * GPU jar on a machine whose CUDA cannot be used, the CPU natives are loaded, whole (see {@link
+   * CaffeGpus#beforeLoad}).
+   */
   public static void load() {
     if (!loaded) {
       synchronized (CaffeRuntime.class) {
         if (!loaded) {
-          loadedFrom = Loader.load(caffe.class);
+          CaffeGpus.beforeLoad();
+          Loader.load(caffe.class);
           loaded = true;
         }
       }
@@ -52,57 +54,14 @@ public final class CaffeRuntime {
     return gpuSupport().devices();
   }
 
-  /** The GPUs Caffe can use in this JVM, or why it can use none; probed once. */
+  /** The GPUs Caffe can use in this JVM, or why it can use none. */
   public static GpuSupport gpuSupport() {
-    GpuSupport s = gpuSupport;
-    if (s == null) {
-      synchronized (CaffeRuntime.class) {
-        s = gpuSupport;
-        if (s == null) {
-          s = probeGpus();
-          gpuSupport = s;
-        }
-      }
-    }
-    return s;
+    return CaffeGpus.support();
   }
 
   /** Whether Caffe's GPU natives (linux-x86_64-gpu) are on the class path: the GPU jar. */
   public static boolean gpuBuild() {
-    return CaffeRuntime.class.getClassLoader().getResource(GPU_NATIVES) != null;
-  }
-
-  private static GpuSupport probeGpus() {
-    String gpuPlatform = Loader.getPlatform() + "-gpu";
-    if (!gpuBuild()) {
-      return GpuSupport.none(
-          "this SparkNet build is CPU-only (its Caffe natives are "
-              + Loader.getPlatform()
-              + ", without CUDA): run the GPU jar, sparknet-apps-VERSION-gpu.jar from the module"
-              + " sparknet-apps-gpu");
-    }
-    try {
-      Class.forName("org.bytedeco.cuda.global.cudart", false, CaffeRuntime.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      return GpuSupport.none(
-          "Caffe's GPU natives are on the class path but not the CUDA presets"
-              + " (org.bytedeco:cuda:11.8-8.6-1.5.8 and its linux-x86_64 natives)");
-    }
-    GpuSupport cuda = CudaProbe.probe();
-    if (cuda.devices() == 0) {
-      return cuda;
-    }
-    load();
-    if (loadedFrom == null || !loadedFrom.contains("/" + gpuPlatform + "/")) {
-      // JavaCPP falls back to the CPU natives when the GPU ones fail to load; Caffe would then
-      // abort on the first GPU call ("Cannot use GPU in CPU-only Caffe").
-      return GpuSupport.none(
-          "the CPU-only libcaffe was loaded ("
-              + loadedFrom
-              + ") although the GPU natives are on the class path: a library they link failed to"
-              + " load (see ldd on libcaffe.so.1.0.0 under ~/.javacpp/cache)");
-    }
-    return cuda;
+    return CaffeGpus.gpuBuild();
   }
 
   /** Free memory on GPU {@code deviceId} in bytes, or -1 when unknown. */

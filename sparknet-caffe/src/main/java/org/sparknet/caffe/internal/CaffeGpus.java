@@ -1,0 +1,113 @@
+package org.sparknet.caffe.internal;
+
+import java.util.Map;
+import org.bytedeco.javacpp.Loader;
+
+/**
+ * Which Caffe natives this JVM loads, and what GPUs they can use. The GPU jar holds both Caffe
+ * builds (linux-x86_64 and linux-x86_64-gpu); JavaCPP tries the GPU one first, and when its
+ * libcaffe cannot load (no CUDA libraries) it loads the CPU libcaffe under the GPU JNI wrapper, a
+ * pair that aborted the JVM on the first net. So the CUDA libraries are probed first (without
+ * Caffe), and when they cannot be used JavaCPP is told to load the CPU natives, whole.
+ */
+final class CaffeGpus {
+  private static final String PLATFORM = Loader.getPlatform();
+  private static final String GPU_PLATFORM = PLATFORM + "-gpu";
+  private static final String EXTENSION = "platform.extension";
+
+  private static volatile GpuSupport cuda;
+  private static volatile GpuSupport support;
+  // Two locks: support() loads Caffe (CaffeRuntime's lock), whose loading asks cuda().
+  private static final Object CUDA_LOCK = new Object();
+  private static final Object SUPPORT_LOCK = new Object();
+
+  private CaffeGpus() {}
+
+  /** Whether Caffe's GPU natives are on the class path (the GPU jar). */
+  static boolean gpuBuild() {
+    return CaffeGpus.class.getClassLoader().getResource("org/bytedeco/caffe/" + GPU_PLATFORM + "/")
+        != null;
+  }
+
+  /** Called once, just before Caffe's natives load. */
+  static void beforeLoad() {
+    if (gpuBuild() && cuda().devices() == 0) {
+      // JavaCPP's own switch (org.bytedeco.javacpp.platform.extension): a set extension that is
+      // not "-gpu" leaves the GPU natives out. Its platform properties are read once and cached,
+      // possibly already (OpenBLAS loads first), so the cached copy is set too.
+      System.setProperty("org.bytedeco.javacpp." + EXTENSION, "");
+      Loader.loadProperties().setProperty(EXTENSION, "");
+    }
+  }
+
+  /** The GPUs Caffe can use, or why it can use none; probed once (it loads Caffe when it can). */
+  static GpuSupport support() {
+    GpuSupport s = support;
+    if (s == null) {
+      synchronized (SUPPORT_LOCK) {
+        s = support;
+        if (s == null) {
+          s = probe();
+          support = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  private static GpuSupport probe() {
+    GpuSupport c = cuda();
+    if (c.devices() == 0) {
+      return c;
+    }
+    CaffeRuntime.load();
+    String libcaffe = null;
+    for (Map.Entry<String, String> e : Loader.getLoadedLibraries().entrySet()) {
+      if (e.getKey().startsWith("caffe@")) {
+        libcaffe = e.getValue();
+      }
+    }
+    if (libcaffe == null || !libcaffe.contains("/" + GPU_PLATFORM + "/")) {
+      // Caffe would abort on the first GPU call ("Cannot use GPU in CPU-only Caffe").
+      return GpuSupport.none(
+          "the CPU-only libcaffe was loaded ("
+              + libcaffe
+              + ") although the GPU natives are on the class path and CUDA works: a library that"
+              + " the GPU libcaffe links failed to load (run ldd on it under ~/.javacpp/cache)");
+    }
+    return c;
+  }
+
+  /** What CUDA offers, without loading Caffe. */
+  private static GpuSupport cuda() {
+    GpuSupport c = cuda;
+    if (c == null) {
+      synchronized (CUDA_LOCK) {
+        c = cuda;
+        if (c == null) {
+          c = probeCuda();
+          cuda = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  private static GpuSupport probeCuda() {
+    if (!gpuBuild()) {
+      return GpuSupport.none(
+          "this SparkNet build is CPU-only (its Caffe natives are "
+              + PLATFORM
+              + ", without CUDA): run the GPU jar, sparknet-apps-VERSION-gpu.jar from the module"
+              + " sparknet-apps-gpu");
+    }
+    try {
+      Class.forName("org.bytedeco.cuda.global.cudart", false, CaffeGpus.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      return GpuSupport.none(
+          "Caffe's GPU natives are on the class path but not the CUDA presets"
+              + " (org.bytedeco:cuda:11.8-8.6-1.5.8 and its linux-x86_64 natives)");
+    }
+    return CudaProbe.probe();
+  }
+}
