@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Spark's GPU scheduling, end to end without a GPU: a standalone cluster on loopback whose worker
- * discovers GPU addresses 0 and 1 through a discovery script, an app that asks for them ({@code
+ * discovers GPU addresses 0 and 1 through the shipped discovery script (bin/getGpusResources.sh,
+ * with an nvidia-smi that lists two devices), an app that asks for them ({@code
  * spark.executor.resource.gpu.amount}, {@code spark.task.resource.gpu.amount}), and an engine that
  * records each net it builds ({@link DeviceRecorderProvider}) instead of Caffe.
  *
@@ -44,10 +44,9 @@ class GpuSchedulingIT {
   @BeforeAll
   static void startCluster() throws Exception {
     Path scripts = Files.createDirectories(StandaloneCluster.TARGET.resolve("gpu-scheduling"));
-    Path discovery = scripts.resolve("gpus.sh");
-    Files.writeString(
-        discovery, "#!/bin/sh\necho '{\"name\": \"gpu\", \"addresses\": [\"0\", \"1\"]}'\n");
-    Files.setPosixFilePermissions(discovery, PosixFilePermissions.fromString("rwxr-xr-x"));
+    // The shipped discovery script, run by the worker with an nvidia-smi that lists devices 0, 1.
+    Path discovery =
+        GpuDiscoveryScriptTest.withDevices(scripts, "0\n1\n").resolve("getGpusResources.sh");
     cluster =
         StandaloneCluster.start(
             1,
