@@ -74,7 +74,9 @@ public final class LoopBenchmark {
     SparkSession spark =
         SparkSettings.apply(
                 SparkSession.builder()
-                    .master("local[" + WORKERS + "]")
+                    // One task slot per GPU for the gpu section's one-worker-per-GPU run.
+                    .master(
+                        "local[" + Math.max(WORKERS, opt.runs("gpu") ? GpuSection.gpus() : 0) + "]")
                     .appName("SparkNet loop benchmark"))
             .config("spark.ui.enabled", "false")
             .getOrCreate();
@@ -114,6 +116,7 @@ public final class LoopBenchmark {
     s.put("model", () -> new ModelSection(run, split).run());
     s.put("tta", () -> new TimeToAccuracySection(run).run());
     s.put("hybrid", () -> new HybridSection(run).run());
+    s.put("gpu", () -> new GpuSection(run).run());
     return s;
   }
 

@@ -38,13 +38,14 @@ public record LoopOptions(
           "split",
           "model",
           "tta",
-          "hybrid");
+          "hybrid",
+          "gpu");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid,gpu]",
           "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -62,6 +63,8 @@ public record LoopOptions(
           "              averaging, 5 minutes a run (~30 min in all)",
           "  hybrid      2 partitions vs 1 partition of a group of 2 solvers (average every step)",
           "              vs 1 solver of twice the batch with 2 BLAS threads: images/s, accuracy",
+          "  gpu         AlexNet-sized images/s on GPUs: plain Caffe loop, CaffeNet.train, SparkNet",
+          "              with 1 GPU and with all (needs MAVEN_ARGS=-Pgpu and CUDA; else skipped)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 

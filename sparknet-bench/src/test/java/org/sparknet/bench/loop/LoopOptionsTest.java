@@ -41,9 +41,9 @@ class LoopOptionsTest {
   @Test
   void badArgumentsSayWhatIsWrong() {
     assertTrue(
-        assertThrows(IllegalArgumentException.class, () -> LoopOptions.parse("--sections", "gpu"))
+        assertThrows(IllegalArgumentException.class, () -> LoopOptions.parse("--sections", "cuda"))
             .getMessage()
-            .contains("Unknown section 'gpu'"));
+            .contains("Unknown section 'cuda'"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> LoopOptions.parse("--output"))
             .getMessage()
