@@ -91,32 +91,6 @@ public final class DeepAutoEncoder {
       double finetuneLr,
       long seed,
       String finetuneDevice) {
-    /** Settings that fine-tune on the CPU. */
-    public Settings(
-        int[] sizes,
-        int workers,
-        int batch,
-        int tau,
-        double rbmEpochs,
-        float rbmLr,
-        float codeLr,
-        double finetuneEpochs,
-        double finetuneLr,
-        long seed) {
-      this(
-          sizes,
-          workers,
-          batch,
-          tau,
-          rbmEpochs,
-          rbmLr,
-          codeLr,
-          finetuneEpochs,
-          finetuneLr,
-          seed,
-          "cpu");
-    }
-
     public Settings {
       AutoEncoderNet.checkSizes(sizes);
       sizes = sizes.clone();
@@ -146,7 +120,7 @@ public final class DeepAutoEncoder {
     /** The paper's 784-1000-500-250-2 with the defaults of the CLI. */
     public static Settings defaults() {
       return new Settings(
-          new int[] {784, 1000, 500, 250, 2}, 2, 100, 25, 5, 0.1f, 0.01f, 10, 0.001, 42);
+          new int[] {784, 1000, 500, 250, 2}, 2, 100, 25, 5, 0.1f, 0.01f, 10, 0.001, 42, "cpu");
     }
 
     @Override

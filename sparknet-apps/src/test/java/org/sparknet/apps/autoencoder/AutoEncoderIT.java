@@ -39,7 +39,7 @@ class AutoEncoderIT {
     List<Example> heldOut = data.test().read(0, HELD_OUT, 1f / 255);
     DeepAutoEncoder.Settings s =
         new DeepAutoEncoder.Settings(
-            new int[] {784, 1000, 500, 250, 2}, 2, 100, 15, 5, 0.1f, 0.01f, 15, 0.001, 42);
+            new int[] {784, 1000, 500, 250, 2}, 2, 100, 15, 5, 0.1f, 0.01f, 15, 0.001, 42, "cpu");
     long t0 = System.nanoTime();
     DeepAutoEncoder.Result r =
         DeepAutoEncoder.run(
