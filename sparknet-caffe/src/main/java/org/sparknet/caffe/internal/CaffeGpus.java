@@ -15,11 +15,15 @@ final class CaffeGpus {
   private static final String GPU_PLATFORM = PLATFORM + "-gpu";
   private static final String EXTENSION = "platform.extension";
 
-  private static volatile GpuSupport cuda;
-  private static volatile GpuSupport support;
-  // Two locks: support() loads Caffe (CaffeRuntime's lock), whose loading asks cuda().
-  private static final Object CUDA_LOCK = new Object();
-  private static final Object SUPPORT_LOCK = new Object();
+  /** What CUDA offers, without loading Caffe: probed once, when first asked (a holder class). */
+  private static final class Cuda {
+    static final GpuSupport SUPPORT = probeCuda();
+  }
+
+  /** What Caffe can use: probed once, when first asked; it loads Caffe when CUDA works. */
+  private static final class Usable {
+    static final GpuSupport SUPPORT = probe();
+  }
 
   private CaffeGpus() {}
 
@@ -40,19 +44,9 @@ final class CaffeGpus {
     }
   }
 
-  /** The GPUs Caffe can use, or why it can use none; probed once (it loads Caffe when it can). */
+  /** The GPUs Caffe can use, or why it can use none. */
   static GpuSupport support() {
-    GpuSupport s = support;
-    if (s == null) {
-      synchronized (SUPPORT_LOCK) {
-        s = support;
-        if (s == null) {
-          s = probe();
-          support = s;
-        }
-      }
-    }
-    return s;
+    return Usable.SUPPORT;
   }
 
   private static GpuSupport probe() {
@@ -78,19 +72,8 @@ final class CaffeGpus {
     return c;
   }
 
-  /** What CUDA offers, without loading Caffe. */
   private static GpuSupport cuda() {
-    GpuSupport c = cuda;
-    if (c == null) {
-      synchronized (CUDA_LOCK) {
-        c = cuda;
-        if (c == null) {
-          c = probeCuda();
-          cuda = c;
-        }
-      }
-    }
-    return c;
+    return Cuda.SUPPORT;
   }
 
   private static GpuSupport probeCuda() {
