@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
  * A {@link RoundListener} that prints one line per round for people watching a run (a notebook, a
  * terminal): the round out of the planned ones, epoch, iteration, loss, throughput, the validation
  * metrics when the round validated, the time since this listener was made and an estimate of the
- * time left.
+ * time left; before the first round's line (and when a worker moves) where each worker ran ({@link
+ * DeviceReport}).
  *
  * <pre>
  * round   3/10  epoch 0.60  iter    150  loss 0.6123   2,345 ex/s  val accuracy 0.8123  elapsed 0:12  ETA 0:28
@@ -27,6 +28,7 @@ public final class RoundProgress implements RoundListener {
   private final double maxEpochs;
   private final LongSupplier nanoClock;
   private final long startNanos;
+  private final DeviceReport devices;
   private int seen;
 
   /**
@@ -44,11 +46,13 @@ public final class RoundProgress implements RoundListener {
     this.maxEpochs = maxEpochs;
     this.nanoClock = nanoClock;
     this.startNanos = nanoClock.getAsLong();
+    this.devices = new DeviceReport(out);
   }
 
   @Override
   public void onRound(RoundMetrics m) {
     seen++;
+    devices.onRound(m);
     out.println(line(m, nanoClock.getAsLong() - startNanos));
     out.flush();
   }

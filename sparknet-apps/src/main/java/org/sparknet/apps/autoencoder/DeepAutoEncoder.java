@@ -25,6 +25,7 @@ import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
+import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -367,6 +368,7 @@ public final class DeepAutoEncoder {
     try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config(ae, s))) {
       trainer.setWeights(unrolled);
       trainer.setTrainingData(train);
+      trainer.addListener(new DeviceReport(log));
       int rounds = rounds(s.finetuneEpochs(), count, s);
       int every = Math.max(1, rounds / 10);
       trainer.addListener(

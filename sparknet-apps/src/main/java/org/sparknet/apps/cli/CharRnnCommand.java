@@ -10,6 +10,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -161,7 +162,7 @@ public final class CharRnnCommand implements Callable<Integer> {
         config.optMetricsFile(metrics.toString());
       }
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
-        trainer.addListener(DeviceOptions.reporter(out));
+        trainer.addListener(new DeviceReport(out));
         trainer.setTrainingData(train);
         trainer.setValidationData(test);
         Map<String, Float> before = trainer.test();

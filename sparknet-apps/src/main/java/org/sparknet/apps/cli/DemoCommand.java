@@ -9,6 +9,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -132,7 +133,7 @@ public final class DemoCommand implements Callable<Integer> {
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
-        trainer.addListener(DeviceOptions.reporter(out));
+        trainer.addListener(new DeviceReport(out));
         trainer.setTrainingData(trainRdd);
         trainer.setValidationData(testRdd);
         Progress p = trainRounds(trainer, rounds, train.count(), curves, out);

@@ -1,11 +1,7 @@
 package org.sparknet.apps.cli;
 
-import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
-import org.sparknet.api.train.RoundListener;
 import picocli.CommandLine.Option;
 
 /**
@@ -72,29 +68,5 @@ final class DeviceOptions {
   private static boolean runsHere(String master) {
     String m = master != null ? master : System.getProperty("spark.master", "local");
     return m.startsWith("local");
-  }
-
-  /**
-   * A listener that prints where each worker ran, before the first round's line and again when a
-   * worker moves ("devices: worker 0 gpu:1, worker 1 gpu:0").
-   */
-  static RoundListener reporter(PrintStream out) {
-    List<String> shown = new ArrayList<>();
-    return m -> {
-      if (!m.devices().isEmpty() && !m.devices().equals(shown)) {
-        shown.clear();
-        shown.addAll(m.devices());
-        out.println(describe(m.devices()));
-      }
-    };
-  }
-
-  static String describe(List<String> devices) {
-    StringBuilder sb = new StringBuilder("devices:");
-    for (int p = 0; p < devices.size(); p++) {
-      sb.append(p == 0 ? " " : ", ").append("worker ").append(p).append(' ');
-      sb.append(devices.get(p) == null ? "(no data)" : devices.get(p));
-    }
-    return sb.toString();
   }
 }

@@ -10,6 +10,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.train.Averaging;
+import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -181,7 +182,7 @@ public final class TrainCommand implements Callable<Integer> {
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
-        trainer.addListener(DeviceOptions.reporter(out));
+        trainer.addListener(new DeviceReport(out));
         if (trainer.round() > 0) {
           out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
         } else if (weights != null) {
