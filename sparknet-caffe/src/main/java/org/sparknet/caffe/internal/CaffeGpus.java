@@ -81,8 +81,8 @@ final class CaffeGpus {
       return GpuSupport.none(
           "this SparkNet build is CPU-only (its Caffe natives are "
               + PLATFORM
-              + ", without CUDA): run the GPU jar, sparknet-apps-VERSION-gpu.jar from the module"
-              + " sparknet-apps-gpu");
+              + ", without CUDA): use the GPU jar, sparknet-apps-gpu/target/sparknet-apps-VERSION-gpu.jar"
+              + " (bin/sparknet: SPARKNET_GPU=1)");
     }
     try {
       Class.forName("org.bytedeco.cuda.global.cudart", false, CaffeGpus.class.getClassLoader());
