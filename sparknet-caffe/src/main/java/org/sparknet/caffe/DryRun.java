@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.ndarray.NDArray;
 
 /**

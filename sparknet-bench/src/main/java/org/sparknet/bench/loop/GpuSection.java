@@ -126,15 +126,6 @@ final class GpuSection {
     return BenchRun.pack(0, images);
   }
 
-  /** The first {@code n} training images, upscaled to the net's input, as one shard. */
-  private DataShard shard(BenchNet net, int n) {
-    List<Example> images = new ArrayList<>();
-    for (Example e : train.read(0, n, 1f / 256)) {
-      images.add(BenchNets.upscale(e, net.channels(), net.side()));
-    }
-    return LoopBenchmark.pack(0, images);
-  }
-
   private static void row(
       StringBuilder md, String what, List<Double> ips, int gpus, double base, String target) {
     Spread s = Spread.of(ips);

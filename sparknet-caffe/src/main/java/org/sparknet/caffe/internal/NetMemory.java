@@ -48,7 +48,7 @@ public record NetMemory(String net, int batch, long bytes, String device) {
     }
     int histories = List.of("Adam", "AdaDelta").contains(plan.solverType()) ? 2 : 1;
     long floats = 2 * activations + (2 + histories) * weights + testActivations;
-    List<NetPlan.InputBlob> inputs = plan.inputs(Phase.TRAIN);
+    List<InputBlob> inputs = plan.inputs(Phase.TRAIN);
     int batch = inputs.isEmpty() ? 0 : inputs.get(0).shape()[0];
     return new NetMemory(plan.netName(), batch, floats * Float.BYTES, "gpu:" + deviceId);
   }
@@ -81,7 +81,8 @@ public record NetMemory(String net, int batch, long bytes, String device) {
     return last;
   }
 
-  static String describe(long bytes) {
+  /** Bytes as messages show them: "23,143,616 bytes (0.02 GiB)". */
+  public static String describe(long bytes) {
     return String.format(Locale.ROOT, "%,d bytes (%.2f GiB)", bytes, bytes / (double) (1L << 30));
   }
 }
