@@ -30,6 +30,8 @@ public final class DriverRound {
   private final BroadcastReleaser releaser;
   private final OrdersSlot slot;
   private final JavaRDD<PartitionResult> rounds;
+  private final int partitions;
+  private boolean resultSizeChecked;
 
   /** The rounds over {@code data}; build a new one when the training data changes. */
   public DriverRound(
@@ -40,14 +42,16 @@ public final class DriverRound {
     this.slot = new OrdersSlot(plan);
     OrdersSlot s = slot;
     this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
+    this.partitions = data.partitions();
   }
 
   /**
    * What a round starts from.
    *
    * @param solverStates null, except in the first round after a resume with solver states
-   * @param sumOnDriver bring every result to the driver and sum in partition order (reproducible,
-   *     one stage); else {@code treeAggregate} on the executors
+   * @param sumOnDriver bring every result to the driver and average in partition order
+   *     (reproducible, one stage); else {@code treeAggregate} on the executors
+   * @param tau the round's solver steps per worker, or 0 when the round is timed
    */
   public record Start(
       int round,
@@ -55,31 +59,38 @@ public final class DriverRound {
       long[] positions,
       long weightsToken,
       SolverState[] solverStates,
-      boolean sumOnDriver) {}
+      boolean sumOnDriver,
+      int tau) {}
 
   /** The round's combined results and the driver's share of its time. */
   public record Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {}
 
   /** Runs the round's job; the broadcasts are released (asynchronously) when it is over. */
   public Outcome run(Start start) {
+    if (!resultSizeChecked) {
+      checkResultSize(start.sumOnDriver());
+      resultSizeChecked = true;
+    }
     long t0 = System.nanoTime();
     Broadcast<float[]> weights = sc.broadcast(start.weights());
     long broadcastNanos = System.nanoTime() - t0;
     Broadcast<SolverState[]> states =
         start.solverStates() == null ? null : sc.broadcast(start.solverStates());
     slot.orders =
-        new RoundOrders(start.round(), weights, start.positions(), start.weightsToken(), states);
+        new RoundOrders(
+            start.round(), weights, start.positions(), start.weightsToken(), states, start.tau());
     try {
       if (start.sumOnDriver()) {
         List<PartitionResult> list = new ArrayList<>(rounds.collect());
         long c0 = System.nanoTime();
         list.sort(Comparator.comparingInt(PartitionResult::partition));
-        RoundTotals totals = new RoundTotals();
+        RoundTotals totals = RoundTotals.onDriver(plan.compression());
         list.forEach(totals::add);
         return new Outcome(totals, broadcastNanos, System.nanoTime() - c0);
       }
       RoundTotals totals =
-          rounds.treeAggregate(new RoundTotals(), RoundTotals::add, RoundTotals::merge, 2);
+          rounds.treeAggregate(
+              new RoundTotals(plan.compression()), RoundTotals::add, RoundTotals::merge, 2);
       return new Outcome(totals, broadcastNanos, 0);
     } catch (Exception e) {
       throw TaskFailures.unwrap(e);
@@ -91,11 +102,37 @@ public final class DriverRound {
   }
 
   /**
-   * The next weights from a round's totals: the weighted mean, or (elastic) {@code centre + alpha *
-   * sum of offsets}.
+   * Fails before the first job when a round's results would exceed {@code
+   * spark.driver.maxResultSize}: Spark would fail the job only after the workers trained. On the
+   * driver path every partition sends its weights; {@code treeAggregate} brings about the square
+   * root of the partitions' count of partial sums in double.
    */
+  private void checkResultSize(boolean onDriver) {
+    long limit = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
+    long floats = plan.layout().size();
+    long results = onDriver ? partitions : (long) Math.ceil(Math.sqrt(partitions));
+    long each = onDriver ? floats * plan.compression().bytesPerValue() : floats * Double.BYTES;
+    long total = results * (each + 4096);
+    if (limit > 0 && total > limit) {
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "A round brings %d results of %,d bytes (%,d weights) to the driver, %,d bytes in"
+                  + " all, above spark.driver.maxResultSize (%,d bytes); set"
+                  + " spark.driver.maxResultSize to at least %dm (0: no limit), or train with"
+                  + " fewer workers or compressed results",
+              results,
+              each,
+              floats,
+              total,
+              limit,
+              total / (1 << 20) + 1));
+    }
+  }
+
+  /** The next weights from a round's totals ({@link RoundTotals#combine}). */
   public float[] combine(RoundTotals totals, float[] centre) {
-    return plan.elastic() ? totals.sum().offset(centre, plan.alpha()) : totals.sum().mean();
+    return totals.combine(centre, plan.elastic(), plan.alpha());
   }
 
   /** The function every round's tasks run, holding the orders of the round being submitted. */

@@ -17,7 +17,8 @@ public record RoundOrders(
     Broadcast<float[]> weights,
     long[] positions,
     long weightsToken,
-    Broadcast<SolverState[]> solverStates)
+    Broadcast<SolverState[]> solverStates,
+    int tau)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 

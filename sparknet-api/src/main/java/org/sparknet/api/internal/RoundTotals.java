@@ -5,17 +5,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.sparknet.api.Averager;
+import org.sparknet.api.Compression;
 
 /**
- * A round's partition results combined: the weighted sum of their values ({@link Averager.Sum}),
- * example and loss totals, the slowest worker's timings, each partition's examples and solver
- * restarts, and the first divergence by partition. Partial totals merge, so that {@code
- * treeAggregate} can combine them on the executors.
+ * A round's partition results combined: their values, example and loss totals, the slowest worker's
+ * timings, each partition's examples and solver restarts, and the first divergence by partition. On
+ * the driver ({@link #onDriver}) the values are kept as they come, in partition order, and averaged
+ * at the end in parallel ({@link #combine}); for {@code treeAggregate} they are added to a running
+ * sum ({@link Averager.Sum}) as they come, and partial totals merge on the executors.
  */
 public final class RoundTotals implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final Averager.Sum sum = new Averager.Sum();
+  private final Compression codec;
+  private final boolean keep;
+  private List<float[]> keptValues;
+  private List<short[]> keptPacked;
+  private double[] keptWeights;
   private long examples;
   private double lossSum;
   private long maxSteps;
@@ -27,6 +34,26 @@ public final class RoundTotals implements Serializable {
   private long[] examplesByPartition = new long[0];
   private int[] restartsByPartition = new int[0];
   private String[] devicesByPartition = new String[0];
+
+  /** Totals that sum as results come (the zero value of a {@code treeAggregate}). */
+  public RoundTotals(Compression codec) {
+    this(codec, false);
+  }
+
+  private RoundTotals(Compression codec, boolean keep) {
+    this.codec = codec;
+    this.keep = keep;
+    if (keep) {
+      keptValues = new ArrayList<>();
+      keptPacked = new ArrayList<>();
+      keptWeights = new double[0];
+    }
+  }
+
+  /** Totals on the driver: results are kept, in the order added, and averaged once at the end. */
+  public static RoundTotals onDriver(Compression codec) {
+    return new RoundTotals(codec, true);
+  }
 
   /** Adds one partition's result; returns this. */
   public RoundTotals add(PartitionResult r) {
@@ -46,10 +73,10 @@ public final class RoundTotals implements Serializable {
       noteDivergence(w.partition(), w.divergence());
       return this;
     }
-    if (w.examples() == 0 || r.values() == null) {
+    if (w.examples() == 0 || !r.hasValues()) {
       return this;
     }
-    sum.add(r.values(), r.weight());
+    addValues(r);
     examples += w.examples();
     examplesByPartition = grown(examplesByPartition, w.partition() + 1);
     examplesByPartition[w.partition()] += w.examples();
@@ -58,8 +85,27 @@ public final class RoundTotals implements Serializable {
     return this;
   }
 
+  private void addValues(PartitionResult r) {
+    if (keep) {
+      if (r.packed() != null) {
+        keptPacked.add(r.packed());
+      } else {
+        keptValues.add(r.values());
+      }
+      keptWeights = Arrays.copyOf(keptWeights, keptWeights.length + 1);
+      keptWeights[keptWeights.length - 1] = r.weight();
+    } else if (r.packed() != null) {
+      sum.add(r.packed(), codec, r.weight());
+    } else {
+      sum.add(r.values(), r.weight());
+    }
+  }
+
   /** Adds another partial total; returns this. */
   public RoundTotals merge(RoundTotals o) {
+    if (keep || o.keep) {
+      throw new IllegalStateException("Totals kept on the driver do not merge");
+    }
     maxSetupMillis = Math.max(maxSetupMillis, o.maxSetupMillis);
     maxComputeMillis = Math.max(maxComputeMillis, o.maxComputeMillis);
     maxExtractMillis = Math.max(maxExtractMillis, o.maxExtractMillis);
@@ -106,7 +152,39 @@ public final class RoundTotals implements Serializable {
     }
   }
 
-  /** The weighted sum of the values sent. */
+  /** Whether any partition sent values. */
+  public boolean hasValues() {
+    return keep ? keptWeights.length > 0 : !sum.isEmpty();
+  }
+
+  /**
+   * The next weights: the example-weighted mean of the workers' weights, or {@code centre} plus the
+   * weighted mean of their compressed offsets, or (elastic) {@code centre + alpha} times the sum of
+   * their offsets, computed by {@link Averager}.
+   */
+  public float[] combine(float[] centre, boolean elastic, float alpha) {
+    if (!hasValues()) {
+      throw new IllegalStateException("No partition sent values");
+    }
+    if (!keep) {
+      return elastic
+          ? sum.offset(centre, alpha)
+          : codec == Compression.NONE ? sum.mean() : sum.offset(centre, 1 / sum.weight());
+    }
+    double[] scales = new double[keptWeights.length];
+    double total = Arrays.stream(keptWeights).sum();
+    for (int i = 0; i < scales.length; i++) {
+      scales[i] = elastic ? alpha : keptWeights[i] / total;
+    }
+    if (!keptPacked.isEmpty()) {
+      return Averager.offset(centre, keptPacked, codec, scales);
+    }
+    return elastic
+        ? Averager.offset(centre, keptValues, scales)
+        : Averager.weightedMean(keptValues, keptWeights);
+  }
+
+  /** The running sum of the values (empty on the driver, where values are kept instead). */
   public Averager.Sum sum() {
     return sum;
   }

@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Output;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.sparknet.api.Averager;
+import org.sparknet.api.Compression;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataShard;
@@ -16,15 +17,16 @@ import org.sparknet.api.predict.OutputSums;
 /**
  * The trainer's wire classes and their Kryo serializers, registered by {@code
  * org.sparknet.api.spark.SparkNetKryoRegistrator}. Records have hand-written serializers (they
- * cannot be filled field by field), and a flat {@code float[]} written in one call is the cheapest
- * form of the weights.
+ * cannot be filled field by field), and a flat {@code float[]} (or {@code short[]} when compressed)
+ * written in bulk by {@link BulkArrays} is the cheapest form of the weights.
  */
 public final class TrainerKryoClasses {
   private TrainerKryoClasses() {}
 
   /** The trainer's wire classes: examples, shards, round results, partial sums. */
   public static void register(Kryo kryo) {
-    kryo.register(float[].class);
+    // Registering an array class again keeps its id and replaces its serializer.
+    kryo.register(float[].class, new BulkArrays.FloatArraySerializer());
     kryo.register(double[].class);
     kryo.register(long[].class);
     kryo.register(int[].class);
@@ -45,6 +47,8 @@ public final class TrainerKryoClasses {
     kryo.register(SolverState[].class);
     kryo.register(WorkerTasks.StateResult.class, new StateResultSerializer());
     kryo.register(WorkerTasks.StateResult[].class);
+    kryo.register(short[].class, new BulkArrays.ShortArraySerializer());
+    kryo.register(Compression.class);
   }
 
   /** The iteration, then the history as a {@link WeightCollection} (its registered serializer). */
@@ -80,14 +84,14 @@ public final class TrainerKryoClasses {
     @Override
     public void write(Kryo kryo, Output out, Example e) {
       out.writeInt(e.features().length, true);
-      out.writeFloats(e.features());
+      BulkArrays.writeFloats(out, e.features(), 0, e.features().length);
       out.writeFloat(e.label());
     }
 
     @Override
     public Example read(Kryo kryo, Input in, Class<Example> type) {
-      int n = in.readInt(true);
-      float[] f = in.readFloats(n);
+      float[] f = new float[in.readInt(true)];
+      BulkArrays.readFloats(in, f, 0, f.length);
       return new Example(f, in.readFloat());
     }
   }
@@ -98,8 +102,8 @@ public final class TrainerKryoClasses {
       out.writeInt(s.partition());
       out.writeInt(s.featureSize(), true);
       out.writeInt(s.count(), true);
-      out.writeFloats(s.features());
-      out.writeFloats(s.labels());
+      BulkArrays.writeFloats(out, s.features(), 0, s.features().length);
+      BulkArrays.writeFloats(out, s.labels(), 0, s.labels().length);
     }
 
     @Override
@@ -107,8 +111,10 @@ public final class TrainerKryoClasses {
       int partition = in.readInt();
       int size = in.readInt(true);
       int count = in.readInt(true);
-      float[] f = in.readFloats(size * count);
-      float[] l = in.readFloats(count);
+      float[] f = new float[Math.multiplyExact(size, count)];
+      float[] l = new float[count];
+      BulkArrays.readFloats(in, f, 0, f.length);
+      BulkArrays.readFloats(in, l, 0, l.length);
       return new DataShard(partition, size, f, l);
     }
   }
@@ -127,10 +133,8 @@ public final class TrainerKryoClasses {
       out.writeBoolean(w.solverRestarted());
       out.writeString(w.divergence());
       out.writeString(w.device());
-      out.writeInt(r.values() == null ? -1 : r.values().length);
-      if (r.values() != null) {
-        out.writeFloats(r.values());
-      }
+      kryo.writeObjectOrNull(out, r.values(), float[].class);
+      kryo.writeObjectOrNull(out, r.packed(), short[].class);
       out.writeDouble(r.weight());
     }
 
@@ -147,9 +151,9 @@ public final class TrainerKryoClasses {
       WorkerReport report =
           new WorkerReport(
               partition, examples, steps, lossSum, timings, restarted, divergence, in.readString());
-      int n = in.readInt();
-      float[] values = n < 0 ? null : in.readFloats(n);
-      return new PartitionResult(report, values, in.readDouble());
+      float[] values = kryo.readObjectOrNull(in, float[].class);
+      short[] packed = kryo.readObjectOrNull(in, short[].class);
+      return new PartitionResult(report, values, packed, in.readDouble());
     }
   }
 

@@ -64,10 +64,11 @@ public final class TrainerState {
    * What the next round starts from.
    *
    * @param sumOnDriver see {@link DriverRound.Start#sumOnDriver()}
+   * @param tau the round's steps per worker, or 0 when it is timed
    */
-  public DriverRound.Start nextRound(boolean sumOnDriver) {
+  public DriverRound.Start nextRound(boolean sumOnDriver, int tau) {
     return new DriverRound.Start(
-        round + 1, weights, positions.clone(), weightsToken, pendingSolverStates, sumOnDriver);
+        round + 1, weights, positions.clone(), weightsToken, pendingSolverStates, sumOnDriver, tau);
   }
 
   /** Replaces the weights from outside the loop (set by the user, a warm start). */

@@ -3,6 +3,7 @@ package org.sparknet.api.internal;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknet.api.Compression;
 import org.sparknet.api.Net;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
@@ -20,6 +21,12 @@ public final class Worker {
   private List<String> devices;
   private long initializedToken = -1;
   private int lastRound = -1;
+
+  /** Reused every round: the weights copied out, elastic offsets, compressed offsets. */
+  private float[] weightsOut;
+
+  private float[] offsetsOut;
+  private short[] packedOut;
 
   Worker(Net net, List<String> devices) {
     this.net = net;
@@ -58,8 +65,12 @@ public final class Worker {
 
   /**
    * Runs one round: sets the round's weights (an elastic worker keeps its own unless the trainer's
-   * weights were replaced), restores a checkpoint's solver state if one is given, trains tau steps
-   * (or tau seconds) on {@code shard}, and returns what it sends back.
+   * weights were replaced), restores a checkpoint's solver state if one is given, trains the
+   * round's tau steps (or tau seconds) on {@code shard}, and returns what it sends back.
+   *
+   * <p>The values sent live in arrays this worker reuses every round: Spark serialises a task's
+   * result before the task ends, and the next round's task on this worker cannot start before the
+   * driver has this round's result.
    *
    * @param builtNow the net was built for this task
    */
@@ -81,17 +92,10 @@ public final class Worker {
     long t1 = System.nanoTime();
     ShardFeeder feeder =
         plan.blobs().shuffled(shard, plan.seed(), partition, orders.positionOf(partition));
-    Steps steps = plan.tau() > 0 ? steps(plan.tau(), feeder) : timedSteps(plan, feeder, t1);
+    Steps steps = orders.tau() > 0 ? steps(orders.tau(), feeder) : timedSteps(plan, feeder, t1);
     long t2 = System.nanoTime();
     lastRound = orders.round();
-    float[] w = FlatWeights.get(net, plan.layout());
-    String divergence = divergence(steps.lossSum, feeder.examplesFed(), w, plan.layout());
-    float[] values = w;
-    double weight = feeder.examplesFed();
-    if (divergence == null && plan.elastic()) {
-      values = elasticDelta(plan, w, centre);
-      weight = 1.0;
-    }
+    Sent sent = send(plan, centre, steps.lossSum, feeder.examplesFed());
     long t3 = System.nanoTime();
     WorkerReport report =
         new WorkerReport(
@@ -101,13 +105,20 @@ public final class Worker {
             steps.lossSum,
             new WorkerReport.WorkerTimings(millis(t1 - t0), millis(t2 - t1), millis(t3 - t2)),
             continuity == SolverContinuity.RESTARTED,
-            divergence,
+            sent.divergence,
             String.join(",", devices));
-    return new PartitionResult(report, divergence == null ? values : null, weight);
+    return new PartitionResult(report, sent.values, sent.packed, sent.weight);
   }
 
   /** Steps run and the sum over examples of the training loss (NaN once it diverged). */
   private record Steps(long count, double lossSum) {}
+
+  /** What goes back: 32-bit values or 16-bit offsets and their weight, or a divergence. */
+  private record Sent(float[] values, short[] packed, double weight, String divergence) {
+    static Sent diverged(String what) {
+      return new Sent(null, null, 0, what);
+    }
+  }
 
   private Steps steps(int tau, ShardFeeder feeder) {
     float loss = net.train(tau, feeder);
@@ -126,33 +137,76 @@ public final class Worker {
     return new Steps(n, perStepSum / n * feeder.examplesFed());
   }
 
-  private static String divergence(double lossSum, long examples, float[] w, WeightLayout layout) {
+  /**
+   * Copies the weights out once and prepares what is sent: plain averaging sends them with the
+   * examples as weight; elastic averaging (EASGD's worker side) sends {@code d = w - c} and keeps
+   * {@code w - alpha d}; compression sends {@code w - c} in 16 bits. Non-finite weights, or an
+   * offset beyond FP16's range, are a divergence.
+   */
+  private Sent send(WorkerPlan plan, float[] centre, double lossSum, long examples) {
     if (!Double.isFinite(lossSum)) {
-      return "loss " + (lossSum / examples);
+      return Sent.diverged("loss " + (lossSum / examples));
     }
-    if (FlatWeights.firstNonFinite(w) >= 0) {
-      return "weight " + layout.toCollection(w).firstNonFinite();
+    WeightLayout layout = plan.layout();
+    if (weightsOut == null || weightsOut.length != layout.size()) {
+      weightsOut = new float[layout.size()];
     }
-    return null;
+    float[] w = FlatWeights.get(net, layout, weightsOut);
+    Compression codec = plan.compression();
+    float max;
+    float[] values = null;
+    short[] packed = null;
+    if (codec != Compression.NONE) {
+      if (packedOut == null || packedOut.length != w.length) {
+        packedOut = new short[w.length];
+      }
+      packed = packedOut;
+      max = codec.encodeOffsets(w, centre, packed, 0, w.length);
+    } else if (plan.elastic()) {
+      if (offsetsOut == null || offsetsOut.length != w.length) {
+        offsetsOut = new float[w.length];
+      }
+      values = offsetsOut;
+      max = offsets(w, centre, values);
+    } else {
+      values = w;
+      max = FlatWeights.firstNonFinite(w) < 0 ? 0f : Float.NaN;
+    }
+    if (!(max <= Float.MAX_VALUE)) {
+      int bad = FlatWeights.firstNonFinite(w);
+      return Sent.diverged(
+          bad >= 0 ? "weight " + layout.toCollection(w).firstNonFinite() : "offset " + max);
+    }
+    if (codec == Compression.FP16 && max > Compression.FP16_MAX) {
+      return Sent.diverged(
+          "offset "
+              + max
+              + " from the centre, beyond FP16's range (65504); use bf16 compression or a lower"
+              + " learning rate");
+    }
+    if (plan.elastic() && plan.alpha() != 0f) {
+      pull(w, centre, plan.alpha());
+      FlatWeights.set(net, layout, w);
+    }
+    return new Sent(values, packed, plan.elastic() ? 1.0 : examples, null);
   }
 
-  /**
-   * EASGD's worker side: {@code d = w_i - c} goes back to the driver, and the worker keeps {@code
-   * w_i - alpha d}.
-   */
-  private float[] elasticDelta(WorkerPlan plan, float[] w, float[] centre) {
-    float[] d = new float[w.length];
+  /** {@code d = w - c}; returns the largest magnitude (NaN if one is NaN). */
+  private static float offsets(float[] w, float[] c, float[] d) {
+    float max = 0f;
     for (int j = 0; j < w.length; j++) {
-      d[j] = w[j] - centre[j];
+      float v = w[j] - c[j];
+      d[j] = v;
+      max = Math.max(max, Math.abs(v));
     }
-    if (plan.alpha() != 0f) {
-      float[] pulled = new float[w.length];
-      for (int j = 0; j < w.length; j++) {
-        pulled[j] = w[j] - plan.alpha() * d[j];
-      }
-      FlatWeights.set(net, plan.layout(), pulled);
+    return max;
+  }
+
+  /** {@code w -= alpha (w - c)} in place: the elastic worker's pull towards the centre. */
+  private static void pull(float[] w, float[] c, float alpha) {
+    for (int j = 0; j < w.length; j++) {
+      w[j] -= alpha * (w[j] - c[j]);
     }
-    return d;
   }
 
   private static long millis(long nanos) {

@@ -2,6 +2,7 @@ package org.sparknet.api.internal;
 
 import java.io.Serializable;
 import java.util.Objects;
+import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.InputBlobs;
 
@@ -24,6 +25,7 @@ public final class WorkerPlan implements Serializable {
   private final boolean elastic;
   private final float alpha;
   private final int groupSize;
+  private final Compression compression;
 
   private WorkerPlan(Builder b) {
     this.trainerId = Objects.requireNonNull(b.trainerId, "trainerId");
@@ -36,6 +38,7 @@ public final class WorkerPlan implements Serializable {
     this.elastic = b.elastic;
     this.alpha = b.alpha;
     this.groupSize = b.groupSize;
+    this.compression = Objects.requireNonNull(b.compression, "compression");
     if ((tau > 0) == (tauSeconds > 0)) {
       throw new IllegalArgumentException(
           "A worker plan needs either tau steps or tau seconds, not both or neither");
@@ -68,7 +71,10 @@ public final class WorkerPlan implements Serializable {
     return layout;
   }
 
-  /** Solver steps per round, or 0 when the round is timed. */
+  /**
+   * Solver steps of the first round (every round unless tau adapts: the round's own tau travels in
+   * {@link RoundOrders#tau()}), or 0 when the round is timed.
+   */
   public int tau() {
     return tau;
   }
@@ -102,6 +108,11 @@ public final class WorkerPlan implements Serializable {
     return groupSize;
   }
 
+  /** How the workers send their weights back. */
+  public Compression compression() {
+    return compression;
+  }
+
   /** Builds a {@link WorkerPlan}; every value is named. */
   public static final class Builder {
     private String trainerId;
@@ -114,6 +125,7 @@ public final class WorkerPlan implements Serializable {
     private boolean elastic;
     private float alpha;
     private int groupSize = 1;
+    private Compression compression = Compression.NONE;
 
     private Builder() {}
 
@@ -161,6 +173,11 @@ public final class WorkerPlan implements Serializable {
 
     public Builder groupSize(int k) {
       this.groupSize = k;
+      return this;
+    }
+
+    public Builder compression(Compression c) {
+      this.compression = c;
       return this;
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.internal.BulkArrays;
 import org.sparknet.api.internal.TrainerKryoClasses;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -120,7 +121,7 @@ public final class SparkNetKryoRegistrator implements KryoRegistrator {
 
   static void writeTensor(Output output, Tensor t) {
     ShapeSerializer.writeShape(output, t.shape());
-    output.writeFloats(t.data());
+    BulkArrays.writeFloats(output, t.data(), 0, t.data().length);
   }
 
   static Tensor readTensor(Input input) {
@@ -128,6 +129,8 @@ public final class SparkNetKryoRegistrator implements KryoRegistrator {
     if (shape.size() > Integer.MAX_VALUE - 8) {
       throw new KryoException("Corrupt weight array: shape " + shape + " is too large");
     }
-    return new Tensor(shape, input.readFloats((int) shape.size()));
+    float[] data = new float[(int) shape.size()];
+    BulkArrays.readFloats(input, data, 0, data.length);
+    return new Tensor(shape, data);
   }
 }

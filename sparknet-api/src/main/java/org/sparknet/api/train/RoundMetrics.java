@@ -26,6 +26,7 @@ public final class RoundMetrics implements Serializable {
   private final int round;
   private final long iteration;
   private final long steps;
+  private final int tau;
   private final long examples;
   private final double epoch;
   private final double meanLoss;
@@ -61,6 +62,7 @@ public final class RoundMetrics implements Serializable {
     this.round = b.round;
     this.iteration = b.iteration;
     this.steps = b.steps;
+    this.tau = b.tau;
     this.examples = b.examples;
     this.epoch = b.epoch;
     this.meanLoss = b.meanLoss;
@@ -87,6 +89,14 @@ public final class RoundMetrics implements Serializable {
   /** Solver steps in this round (tau; for timed rounds, the most of any worker). */
   public long steps() {
     return steps;
+  }
+
+  /**
+   * The tau this round ran with: the configured one, or the one adaptive tau chose ({@link
+   * TrainerConfig#adaptiveTau()}); 0 for timed rounds.
+   */
+  public int tau() {
+    return tau;
   }
 
   /** Examples the workers trained on in this round (batch rows, wrapped ones included). */
@@ -162,6 +172,7 @@ public final class RoundMetrics implements Serializable {
     o.put("timestamp", Instant.ofEpochMilli(timestampMillis).toString());
     o.put("iteration", iteration);
     o.put("steps", steps);
+    o.put("tau", tau);
     o.put("examples", examples);
     putNumber(o, "epoch", epoch);
     putNumber(o, "meanLoss", meanLoss);
@@ -222,6 +233,7 @@ public final class RoundMetrics implements Serializable {
         .timestampMillis(timestamp)
         .iteration(o.path("iteration").asLong())
         .steps(o.path("steps").asLong())
+        .tau(o.path("tau").asInt())
         .examples(o.path("examples").asLong())
         .epoch(number(o.path("epoch")))
         .meanLoss(number(o.path("meanLoss")))
@@ -256,10 +268,11 @@ public final class RoundMetrics implements Serializable {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "round %d it %d loss %.4f %.0f img/s (compute %d ms, broadcast %d ms,"
+                "round %d it %d%s loss %.4f %.0f img/s (compute %d ms, broadcast %d ms,"
                     + " aggregate %d ms, scheduling %d ms)",
                 round,
                 iteration,
+                tau > 0 ? " tau " + tau : "",
                 meanLoss,
                 imagesPerSecond(),
                 timings.computeMillis(),
@@ -282,6 +295,7 @@ public final class RoundMetrics implements Serializable {
     private int round;
     private long iteration;
     private long steps;
+    private int tau;
     private long examples;
     private double epoch;
     private double meanLoss;
@@ -309,6 +323,11 @@ public final class RoundMetrics implements Serializable {
 
     public Builder steps(long s) {
       this.steps = s;
+      return this;
+    }
+
+    public Builder tau(int t) {
+      this.tau = t;
       return this;
     }
 

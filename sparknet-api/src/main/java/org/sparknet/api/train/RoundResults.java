@@ -38,7 +38,7 @@ final class RoundResults {
           r,
           t.divergedPartition());
     }
-    if (t.sum().isEmpty()) {
+    if (!t.hasValues()) {
       throw new IllegalStateException("Round " + r + ": no partition returned weights");
     }
     float[] next = round.combine(t, state.weights());
@@ -64,6 +64,11 @@ final class RoundResults {
           t.restartedPartitions());
     }
     return next;
+  }
+
+  /** Spark's job description of round {@code r} (of {@code planned}, when known). */
+  static String jobDescription(int r, int planned, String tau) {
+    return "SparkNet round " + r + (planned >= r ? "/" + planned : "") + " τ=" + tau;
   }
 
   /** The metrics of the round just completed in {@code state}, timings and validation to add. */

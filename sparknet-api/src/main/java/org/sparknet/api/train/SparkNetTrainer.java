@@ -72,6 +72,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final WorkerPlan plan;
   private final TrainerCheckpoints checkpoints;
   private final StopRules stopRules;
+  private final TauSchedule tauSchedule;
   private final MetricsLog metricsLog;
   private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
   private final BroadcastReleaser releaser =
@@ -102,9 +103,10 @@ public final class SparkNetTrainer implements AutoCloseable {
       WeightCollection initial = InitialWeights.of(sc, cfg, driverNet);
       WeightLayout layout = WeightLayout.of(initial);
       this.state = new TrainerState(layout, layout.flatten(initial), workers);
-      this.plan = cfg.workerPlan(trainerId, layout);
+      this.plan = WorkerPlans.of(cfg, trainerId, layout);
       this.checkpoints = new TrainerCheckpoints(sc, cfg, trainerId, workers);
       this.stopRules = new StopRules(cfg);
+      this.tauSchedule = TauSchedule.of(cfg);
       if (cfg.checkpointDir().isPresent()) {
         warmStartDone = checkpoints.resume(cfg.checkpointDir().get(), state);
       }
@@ -184,19 +186,15 @@ public final class SparkNetTrainer implements AutoCloseable {
       }
     }
     int r = state.round() + 1;
-    sc.setJobDescription(
-        "SparkNet round "
-            + r
-            + (plannedRounds >= r ? "/" + plannedRounds : "")
-            + " τ="
-            + tauText());
+    int tau = tauSchedule.next();
+    sc.setJobDescription(RoundResults.jobDescription(r, plannedRounds, tauText()));
     long start = System.nanoTime();
     DriverRound.Outcome outcome;
     try {
       outcome =
           rounds.run(
               state.nextRound(
-                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove()));
+                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove(), tau));
     } finally {
       sc.setJobDescription(null);
     }
@@ -205,14 +203,16 @@ public final class SparkNetTrainer implements AutoCloseable {
     long combineNanos = outcome.combineNanos() + System.nanoTime() - c0;
     state.completeRound(next, outcome.totals());
     long wallMillis = (System.nanoTime() - start) / 1_000_000;
-    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis);
+    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, tau);
+    tauSchedule.observe(m);
     LOG.info("SparkNet {}", m.summary());
     afterRound(m);
     return m;
   }
 
   /** Validates if due, and assembles the round's metrics. */
-  private RoundMetrics finishRound(DriverRound.Outcome o, long combineNanos, long wallMillis) {
+  private RoundMetrics finishRound(
+      DriverRound.Outcome o, long combineNanos, long wallMillis, int tau) {
     int r = state.round();
     Map<String, Float> val = Map.of();
     long valMillis = 0;
@@ -222,6 +222,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       valMillis = (System.nanoTime() - v0) / 1_000_000;
     }
     return RoundResults.metrics(o.totals(), state, training.total())
+        .tau(tau)
         .validation(val)
         .timings(RoundResults.timings(o, combineNanos, wallMillis, valMillis))
         .build();
@@ -427,7 +428,8 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   private String tauText() {
-    return cfg.tau() > 0 ? Integer.toString(cfg.tau()) : cfg.tauSeconds() + "s";
+    int tau = tauSchedule.next();
+    return tau > 0 ? tau + (tauSchedule.adapts() ? " (adaptive)" : "") : cfg.tauSeconds() + "s";
   }
 
   /** One line for notebooks: net, workers, schedule, averaging, progress and data sizes. */

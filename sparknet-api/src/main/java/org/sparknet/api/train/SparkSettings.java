@@ -22,10 +22,14 @@ public final class SparkSettings {
     // and one BLAS thread per solver (the executor's cores are the parallelism).
     m.put("spark.executorEnv.GLOG_minloglevel", "2");
     m.put("spark.executorEnv.OPENBLAS_NUM_THREADS", "1");
-    // A round's task result is the partition's weights. Above this size (1 MiB by default) Spark
-    // parks the result in the block manager and the driver fetches it in a second trip over the
-    // network layer; capped by spark.rpc.message.maxSize (128 MiB).
-    m.put("spark.task.maxDirectResultSize", "64m");
+    // A round's task result is the partition's weights. Above spark.task.maxDirectResultSize
+    // (1 MiB by default, capped by spark.rpc.message.maxSize, 128 MiB by default) Spark parks the
+    // result in the block manager and the driver fetches it in a second trip, to a file on disk
+    // above spark.network.maxRemoteBlockSizeFetchToMem (200 MiB): an AlexNet-sized net's 244 MB
+    // went to disk and back every round, even in local mode. Up to 2 GiB goes directly instead
+    // (BENCHMARKS.md, "Weights at memory speed").
+    m.put("spark.task.maxDirectResultSize", "2047m");
+    m.put("spark.rpc.message.maxSize", "2047");
     // Every round broadcasts the weights. LZ4 does not shrink float weights (their mantissas look
     // random to it) but costs the driver time on each round's critical path, and every executor
     // as much again to decompress (BENCHMARKS.md, per-round overhead).

@@ -1,12 +1,17 @@
 package org.sparknet.api.train;
 
+import static org.sparknet.api.train.Checks.name;
+import static org.sparknet.api.train.Checks.nonNegative;
+import static org.sparknet.api.train.Checks.positive;
+import static org.sparknet.api.train.Checks.positiveNumber;
+
 import java.io.Serializable;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.InputBlobs;
-import org.sparknet.api.internal.WeightLayout;
-import org.sparknet.api.internal.WorkerPlan;
 
 /**
  * Settings of a {@link SparkNetTrainer}, built with {@link #builder()}: {@code setX} for what is
@@ -39,6 +44,9 @@ public final class TrainerConfig implements Serializable {
   private final int treeAggregateAbove;
   private final int groupSize;
   private final String initialWeights;
+  private final Compression compression;
+  private final double maxOverhead;
+  private final int tauMax;
 
   private TrainerConfig(Builder b) {
     this.netDefinition = b.netDefinition;
@@ -65,6 +73,9 @@ public final class TrainerConfig implements Serializable {
     this.treeAggregateAbove = b.treeAggregateAbove;
     this.groupSize = b.groupSize;
     this.initialWeights = b.initialWeights;
+    this.compression = b.compression;
+    this.maxOverhead = b.maxOverhead;
+    this.tauMax = b.tauMax;
   }
 
   public static Builder builder() {
@@ -75,9 +86,32 @@ public final class TrainerConfig implements Serializable {
     return netDefinition;
   }
 
-  /** Solver steps per worker per round, or 0 when the round is timed ({@link #tauSeconds()}). */
+  /**
+   * Solver steps per worker per round (the first round's when tau adapts), or 0 when the round is
+   * timed ({@link #tauSeconds()}).
+   */
   public int tau() {
     return tau;
+  }
+
+  /** Whether tau adapts from round to round ({@link Builder#optAdaptiveTau}). */
+  public boolean adaptiveTau() {
+    return maxOverhead > 0;
+  }
+
+  /** The share of a round adaptive tau keeps outside the solver steps at most (0: fixed tau). */
+  public double maxOverhead() {
+    return maxOverhead;
+  }
+
+  /** The largest tau adaptive tau chooses (the fixed tau otherwise). */
+  public int tauMax() {
+    return adaptiveTau() ? tauMax : tau;
+  }
+
+  /** How the workers send their weights back ({@link Builder#optCompress}). */
+  public Compression compression() {
+    return compression;
   }
 
   /** Seconds of training per worker per round, or 0 when tau counts steps. */
@@ -111,11 +145,7 @@ public final class TrainerConfig implements Serializable {
     return labelBlob;
   }
 
-  /**
-   * The sequence-continuation input of recurrent nets (Caffe's LSTM/RNN {@code cont}, default
-   * "cont"). A net with this input is fed time-major: see {@link
-   * org.sparknet.api.data.ShardFeeder}.
-   */
+  /** The sequence-continuation input of recurrent nets ({@link Builder#optContBlob}). */
   public String contBlob() {
     return contBlob;
   }
@@ -135,10 +165,7 @@ public final class TrainerConfig implements Serializable {
     return maxRounds;
   }
 
-  /**
-   * Passes over the training data after which {@link SparkNetTrainer#train()} stops (0: no limit),
-   * checked after each round against {@link RoundMetrics#epoch()}.
-   */
+  /** Passes over the data after which {@link SparkNetTrainer#train()} stops (0: no limit). */
   public double maxEpochs() {
     return maxEpochs;
   }
@@ -165,10 +192,7 @@ public final class TrainerConfig implements Serializable {
     return Optional.ofNullable(checkpointDir);
   }
 
-  /**
-   * A weights file (URI) whose layers replace the net's initial weights by layer name, for
-   * fine-tuning; see {@link Builder#optInitialWeights}.
-   */
+  /** A weights file to start from, by layer name ({@link Builder#optInitialWeights}). */
   public Optional<String> initialWeights() {
     return Optional.ofNullable(initialWeights);
   }
@@ -186,38 +210,15 @@ public final class TrainerConfig implements Serializable {
   }
 
   /**
-   * Above this many partitions the round's results are combined with {@code treeAggregate}; at or
-   * below it they come back to the driver and are summed there in partition order.
+   * Above this many partitions results are combined by {@code treeAggregate}, else on the driver.
    */
   public int treeAggregateAbove() {
     return treeAggregateAbove;
   }
 
-  /**
-   * Solvers per worker (1: a plain net). A worker of a group of {@code k} runs {@code k} solvers on
-   * {@code k} threads that average after every step ({@link org.sparknet.api.SolverGroup}); workers
-   * average every tau steps as usual.
-   */
+  /** Solvers per worker (1: a plain net; {@link Builder#optGroupSize}). */
   public int groupSize() {
     return groupSize;
-  }
-
-  /** What the workers of trainer {@code trainerId} run, with weights of {@code layout}. */
-  WorkerPlan workerPlan(String trainerId, WeightLayout layout) {
-    WorkerPlan.Builder b =
-        WorkerPlan.builder()
-            .trainerId(trainerId)
-            .definition(netDefinition)
-            .layout(layout)
-            .tau(tau)
-            .tauSeconds(tauSeconds)
-            .seed(seed)
-            .blobs(inputBlobs())
-            .groupSize(groupSize);
-    if (averaging.isElastic()) {
-      b.elastic(averaging.alpha());
-    }
-    return b.build();
   }
 
   /**
@@ -225,25 +226,28 @@ public final class TrainerConfig implements Serializable {
    * minimised, everything else (accuracy) maximised.
    */
   public static boolean lowerIsBetter(String metric) {
-    String m = metric.toLowerCase(java.util.Locale.ROOT);
+    String m = metric.toLowerCase(Locale.ROOT);
     return m.contains("loss") || m.contains("error");
   }
 
   @Override
   public String toString() {
-    return "TrainerConfig{engine "
-        + netDefinition.engine()
-        + ", "
-        + (tau > 0 ? "tau " + tau + " steps" : "tau " + tauSeconds + " s")
-        + ", workers "
-        + (workers == 0 ? "default" : workers)
-        + ", averaging "
-        + averaging
-        + ", seed "
-        + seed
-        + (groupSize > 1 ? ", groups of " + groupSize : "")
-        + (deterministic ? ", deterministic" : "")
-        + "}";
+    String schedule =
+        adaptiveTau()
+            ? String.format(
+                Locale.ROOT, "tau adaptive (≤ %d, overhead ≤ %.1f %%)", tauMax, 100 * maxOverhead)
+            : tau > 0 ? "tau " + tau + " steps" : "tau " + tauSeconds + " s";
+    return String.format(
+        Locale.ROOT,
+        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s}",
+        netDefinition.engine(),
+        schedule,
+        workers == 0 ? "default" : workers,
+        averaging,
+        seed,
+        groupSize > 1 ? ", groups of " + groupSize : "",
+        compression != Compression.NONE ? ", compress " + compression.cliName() : "",
+        deterministic ? ", deterministic" : "");
   }
 
   /** Builds a {@link TrainerConfig}. */
@@ -272,6 +276,9 @@ public final class TrainerConfig implements Serializable {
     private int treeAggregateAbove = 16;
     private int groupSize = 1;
     private String initialWeights;
+    private Compression compression = Compression.NONE;
+    private double maxOverhead;
+    private int tauMax;
 
     private Builder() {}
 
@@ -291,12 +298,39 @@ public final class TrainerConfig implements Serializable {
 
     /** Each worker trains for this many seconds per round instead of a fixed number of steps. */
     public Builder optTauSeconds(double seconds) {
-      if (!(seconds > 0) || Double.isInfinite(seconds)) {
-        throw new IllegalArgumentException(
-            "tauSeconds must be a positive number of seconds but was " + seconds);
-      }
+      positiveNumber(seconds, "tauSeconds (seconds)");
       this.tauSeconds = seconds;
       this.tau = 0;
+      this.maxOverhead = 0;
+      return this;
+    }
+
+    /**
+     * Adaptive tau: each round's tau keeps the round's time outside the solver steps (broadcast,
+     * aggregation, scheduling) at most {@code maxOverhead} of it, from the rounds measured so far
+     * (see TauSchedule); at most {@code tauMax}, starting at {@link #optTau}'s steps, recorded in
+     * {@link RoundMetrics#tau()}. Not with timed rounds or deterministic training.
+     *
+     * @param maxOverhead a fraction in (0, 1), for example 0.05
+     */
+    public Builder optAdaptiveTau(double maxOverhead, int tauMax) {
+      if (!(maxOverhead > 0 && maxOverhead < 1)) {
+        throw new IllegalArgumentException(
+            "maxOverhead must be a fraction in (0, 1), for example 0.05, but was " + maxOverhead);
+      }
+      positive(tauMax, "tauMax");
+      this.maxOverhead = maxOverhead;
+      this.tauMax = tauMax;
+      if (tau == 0) {
+        tau = 50;
+        tauSeconds = 0;
+      }
+      return this;
+    }
+
+    /** Workers send their offsets from the round's centre in 16 bits (default: NONE, 32 bits). */
+    public Builder optCompress(Compression c) {
+      this.compression = Objects.requireNonNull(c, "compression");
       return this;
     }
 
@@ -355,17 +389,13 @@ public final class TrainerConfig implements Serializable {
 
     /** Stop once the workers have passed over the training data this many times (may be 0.5). */
     public Builder optMaxEpochs(double epochs) {
-      if (!(epochs > 0) || Double.isInfinite(epochs)) {
-        throw new IllegalArgumentException("maxEpochs must be a positive number but was " + epochs);
-      }
+      positiveNumber(epochs, "maxEpochs");
       this.maxEpochs = epochs;
       return this;
     }
 
     public Builder optMaxIterations(long iterations) {
-      if (iterations <= 0) {
-        throw new IllegalArgumentException("maxIterations must be > 0 but was " + iterations);
-      }
+      positive(iterations, "maxIterations");
       this.maxIterations = iterations;
       return this;
     }
@@ -383,10 +413,7 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
-    /**
-     * Stop after {@code validations} validations in a row without improvement of the target metric
-     * (or of "loss" when no target metric is set).
-     */
+    /** Stop after this many validations without improvement of the target metric (or loss). */
     public Builder optEarlyStoppingPatience(int validations) {
       positive(validations, "earlyStoppingPatience (validations)");
       this.earlyStoppingPatience = validations;
@@ -400,11 +427,9 @@ public final class TrainerConfig implements Serializable {
     }
 
     /**
-     * Start from the layers of a weights file (any Hadoop URI; for Caffe a {@code .caffemodel}),
-     * copied by layer name as {@code caffe train --weights} does: layers the file lacks keep the
-     * net's initial weights, layers only the file has are ignored, a layer of another shape is an
-     * error naming it ({@link org.sparknet.api.WeightCollection#copyByLayerName}). A checkpoint to
-     * resume from wins over this file.
+     * Start from the layers of a weights file (any Hadoop URI; Caffe: {@code .caffemodel}) copied
+     * by layer name as {@code caffe train --weights} does ({@link
+     * org.sparknet.api.WeightCollection#copyByLayerName}); a checkpoint to resume from wins.
      */
     public Builder optInitialWeights(String uri) {
       this.initialWeights = name(uri, "initial weights file");
@@ -423,10 +448,7 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
-    /**
-     * Reproducible training: seeded data order, results summed in partition order; rejects
-     * time-based tau. Two runs with the same data and partitioning give identical weights.
-     */
+    /** Reproducible training: same data and partitioning, identical weights; fixed tau only. */
     public Builder optDeterministic(boolean deterministic) {
       this.deterministic = deterministic;
       return this;
@@ -440,11 +462,9 @@ public final class TrainerConfig implements Serializable {
     }
 
     /**
-     * Hybrid training (ShmCaffe-H, SINGA's worker groups): each worker runs a {@link
-     * org.sparknet.api.SolverGroup} of {@code size} solvers on {@code size} threads that average
-     * their weights after every step, each step taking {@code size} batches; the workers average
-     * every tau steps as usual. Give each executor as many cores as the group has solvers ({@code
-     * spark.task.cpus}). Default 1.
+     * Hybrid training (SINGA's worker groups): each worker is a {@link
+     * org.sparknet.api.SolverGroup} of {@code size} solvers on {@code size} threads averaging after
+     * every step; give each task as many cores ({@code spark.task.cpus}). Default 1.
      */
     public Builder optGroupSize(int size) {
       positive(size, "groupSize (solvers per worker)");
@@ -461,6 +481,11 @@ public final class TrainerConfig implements Serializable {
         throw new IllegalArgumentException(
             "Deterministic training needs tau in steps (optTau), not seconds (optTauSeconds)");
       }
+      if (deterministic && maxOverhead > 0) {
+        throw new IllegalArgumentException(
+            "Deterministic training needs a fixed tau (optTau): adaptive tau chooses each round's"
+                + " tau from measured times, which differ from run to run");
+      }
       if (targetMetric != null && validationInterval == 0) {
         throw new IllegalArgumentException(
             "Target metric '" + targetMetric + "' needs optValidationInterval(rounds)");
@@ -470,25 +495,6 @@ public final class TrainerConfig implements Serializable {
             "Early stopping needs optValidationInterval(rounds) to measure progress");
       }
       return new TrainerConfig(this);
-    }
-
-    private static void positive(long v, String what) {
-      if (v <= 0) {
-        throw new IllegalArgumentException(what + " must be > 0 but was " + v);
-      }
-    }
-
-    private static void nonNegative(long v, String what) {
-      if (v < 0) {
-        throw new IllegalArgumentException(what + " must be >= 0 but was " + v);
-      }
-    }
-
-    private static String name(String s, String what) {
-      if (s == null || s.isBlank()) {
-        throw new IllegalArgumentException("The " + what + " must not be empty");
-      }
-      return s;
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.sparknet.api.Compression;
 import org.sparknet.testing.NDAssert;
 import org.sparknet.testing.Tolerance;
 
@@ -41,7 +42,7 @@ class RoundTotalsTest {
   @Test
   void averagingIdenticalWeightsWithOddCountsIsExact() {
     float[] w = random(10_000, 1);
-    RoundTotals s = new RoundTotals();
+    RoundTotals s = new RoundTotals(Compression.NONE);
     long[] counts = {3, 7, 13, 1, 999};
     for (int p = 0; p < counts.length; p++) {
       s.add(result(p, counts[p], w.clone()));
@@ -59,12 +60,12 @@ class RoundTotalsTest {
     for (int i = 0; i < a.length; i++) {
       expected[i] = (float) ((3.0 * a[i] + 5.0 * b[i]) / 8.0);
     }
-    RoundTotals s = new RoundTotals().add(result(0, 3, a)).add(result(1, 5, b));
+    RoundTotals s = new RoundTotals(Compression.NONE).add(result(0, 3, a)).add(result(1, 5, b));
     assertArrayEquals(expected, s.sum().mean());
     RoundTotals merged =
-        new RoundTotals()
-            .merge(new RoundTotals().add(result(0, 3, a)))
-            .merge(new RoundTotals().add(result(1, 5, b)));
+        new RoundTotals(Compression.NONE)
+            .merge(new RoundTotals(Compression.NONE).add(result(0, 3, a)))
+            .merge(new RoundTotals(Compression.NONE).add(result(1, 5, b)));
     NDAssert.assertAllClose(expected, merged.sum().mean(), Tolerance.EXACT);
     assertEquals(3, merged.examplesOf(0));
     assertEquals(5, merged.examplesOf(1));
@@ -74,7 +75,7 @@ class RoundTotalsTest {
   void emptyPartitionsAreNotCountedAndDivergenceKeepsTheLowestPartition() {
     float[] w = random(10, 4);
     RoundTotals s =
-        new RoundTotals()
+        new RoundTotals(Compression.NONE)
             .add(PartitionResult.idle(0))
             .add(result(1, 4, w))
             .add(result(3, 4, w, false, "loss NaN"))
@@ -90,11 +91,15 @@ class RoundTotalsTest {
   void restartedSolversAreCollectedAcrossMergesWithoutChangingTheSum() {
     float[] w = random(10, 5);
     RoundTotals a =
-        new RoundTotals().add(result(0, 4, w, false, null)).add(result(3, 4, w, true, null));
-    RoundTotals b = new RoundTotals().add(result(1, 4, w, true, null));
-    RoundTotals merged = new RoundTotals().merge(a).merge(b);
+        new RoundTotals(Compression.NONE)
+            .add(result(0, 4, w, false, null))
+            .add(result(3, 4, w, true, null));
+    RoundTotals b = new RoundTotals(Compression.NONE).add(result(1, 4, w, true, null));
+    RoundTotals merged = new RoundTotals(Compression.NONE).merge(a).merge(b);
     assertEquals(java.util.List.of(1, 3), merged.restartedPartitions());
-    assertEquals(java.util.List.of(), new RoundTotals().add(result(0, 4, w)).restartedPartitions());
+    assertEquals(
+        java.util.List.of(),
+        new RoundTotals(Compression.NONE).add(result(0, 4, w)).restartedPartitions());
     assertEquals(12, merged.examples(), "a restarted partition's examples count once");
     assertEquals(java.util.Arrays.asList("gpu:0", "gpu:1", null, "gpu:3"), merged.devices());
     assertArrayEquals(w, merged.sum().mean());

@@ -12,6 +12,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.SerializerInstance;
 import org.junit.jupiter.api.Test;
+import org.sparknet.api.Compression;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
@@ -174,7 +175,7 @@ class SparkNetKryoRegistratorTest {
     assertNull(idle.values());
 
     float[] x = {2f, 4f, 8f};
-    RoundTotals totals = new RoundTotals().add(new PartitionResult(report, x, 128));
+    RoundTotals totals = new RoundTotals(Compression.NONE).add(new PartitionResult(report, x, 128));
     RoundTotals totalsBack =
         ser.deserialize(ser.serialize(totals, tag(RoundTotals.class)), tag(RoundTotals.class));
     NDAssert.assertAllClose(x, totalsBack.sum().mean(), Tolerance.EXACT);

@@ -1,0 +1,28 @@
+package org.sparknet.api.train;
+
+import org.sparknet.api.internal.WeightLayout;
+import org.sparknet.api.internal.WorkerPlan;
+
+/** The {@link WorkerPlan} a {@link TrainerConfig} gives its workers. */
+final class WorkerPlans {
+  private WorkerPlans() {}
+
+  /** What the workers of trainer {@code trainerId} run, with weights of {@code layout}. */
+  static WorkerPlan of(TrainerConfig cfg, String trainerId, WeightLayout layout) {
+    WorkerPlan.Builder b =
+        WorkerPlan.builder()
+            .trainerId(trainerId)
+            .definition(cfg.netDefinition())
+            .layout(layout)
+            .tau(cfg.tau())
+            .tauSeconds(cfg.tauSeconds())
+            .seed(cfg.seed())
+            .blobs(cfg.inputBlobs())
+            .groupSize(cfg.groupSize())
+            .compression(cfg.compression());
+    if (cfg.averaging().isElastic()) {
+      b.elastic(cfg.averaging().alpha());
+    }
+    return b.build();
+  }
+}
