@@ -27,10 +27,12 @@ import org.sparknet.ndarray.Shape;
  * {@code init} (std of the initial weights, default 0.01; drawn from the definition's seed), {@code
  * stepsize} and {@code gamma} (Caffe's "step" policy, {@code lr gamma^floor(iter / stepsize)};
  * default: a fixed rate), and {@code stepMillis} (a sleep in every training step, default 0: a
- * stand-in for a slow engine or a slow machine).
+ * stand-in for a slow engine or a slow machine). {@link #slowDown} adds a sleep to the nets of one
+ * seed while they run: a worker that becomes slow in the middle of training.
  */
 public final class SoftmaxNet implements Net {
   private static final AtomicInteger LIVE = new AtomicInteger();
+  private static final Map<Long, Long> SLOWDOWNS = new java.util.concurrent.ConcurrentHashMap<>();
 
   private final int features;
   private final int classes;
@@ -41,6 +43,7 @@ public final class SoftmaxNet implements Net {
   private final int stepsize;
   private final float gamma;
   private final long stepMillis;
+  private final long seed;
   private final float[] w;
   private final float[] b;
   private final float[] vw;
@@ -74,6 +77,7 @@ public final class SoftmaxNet implements Net {
     stepsize = Integer.parseInt(kv.getOrDefault("stepsize", "0"));
     gamma = Float.parseFloat(kv.getOrDefault("gamma", "1"));
     stepMillis = Long.parseLong(kv.getOrDefault("stepMillis", "0"));
+    seed = d.seed();
     float init = Float.parseFloat(kv.getOrDefault("init", "0.01"));
     w = new float[classes * features];
     b = new float[classes];
@@ -98,6 +102,18 @@ public final class SoftmaxNet implements Net {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * From now on every training step of the nets built from a definition of seed {@code seed} (in
+   * this JVM) sleeps {@code millis} more; 0 ends it.
+   */
+  public static void slowDown(long seed, long millis) {
+    if (millis == 0) {
+      SLOWDOWNS.remove(seed);
+    } else {
+      SLOWDOWNS.put(seed, millis);
     }
   }
 
@@ -191,7 +207,7 @@ public final class SoftmaxNet implements Net {
     float[] gb = new float[b.length];
     double lossSum = 0;
     for (int s = 0; s < numSteps; s++) {
-      sleep(stepMillis);
+      sleep(stepMillis + SLOWDOWNS.getOrDefault(seed, 0L));
       feeder.fill(inputs(Phase.TRAIN));
       float[] x = trainData.toArray();
       float[] y = trainLabel.toArray();

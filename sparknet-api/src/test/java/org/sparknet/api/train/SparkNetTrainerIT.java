@@ -14,8 +14,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.linalg.VectorUDT;
@@ -51,11 +49,8 @@ import org.sparknet.testing.spark.LocalSpark;
  */
 class SparkNetTrainerIT {
   private static final int FEATURES = 784;
-  private static List<Example> train;
-  private static JavaSparkContext sc;
-
-  /** Partitions of test data, looked up on the executors (which share this JVM in local mode). */
-  private static final Map<String, List<List<Example>>> DATA = new ConcurrentHashMap<>();
+  static List<Example> train;
+  static JavaSparkContext sc;
 
   private int liveBefore;
 
@@ -90,18 +85,9 @@ class SparkNetTrainerIT {
         "cpu");
   }
 
-  /**
-   * An RDD with exactly these partitions, built on the executors from a static registry (NOTES:
-   * never parallelize a big local list; its data would ride in every task of every round).
-   */
+  /** An RDD with exactly these partitions ({@link LocalSpark#partitioned}). */
   static JavaRDD<Example> rdd(List<List<Example>> parts) {
-    String key = UUID.randomUUID().toString();
-    DATA.put(key, parts);
-    List<Integer> ids = new ArrayList<>();
-    for (int i = 0; i < parts.size(); i++) {
-      ids.add(i);
-    }
-    return sc.parallelize(ids, parts.size()).flatMap(i -> DATA.get(key).get(i).iterator());
+    return LocalSpark.partitioned(parts);
   }
 
   static List<List<Example>> split(int... sizes) {

@@ -82,4 +82,54 @@ class TrainerConfigTest {
     assertTrue(TrainerConfig.lowerIsBetter("top1_error"));
     assertFalse(TrainerConfig.lowerIsBetter("accuracy"));
   }
+
+  /** Without the deterministic check, adaptive tau with optDeterministic built (seen red). */
+  @Test
+  void adaptiveTauAndCompressionAreOptionsWithTheirLimits() {
+    TrainerConfig c =
+        TrainerConfig.builder()
+            .setNetDefinition(DEF)
+            .optTau(8)
+            .optAdaptiveTau(0.05, 200)
+            .optCompress(org.sparknet.api.Compression.BF16)
+            .build();
+    assertTrue(c.adaptiveTau());
+    assertEquals(8, c.tau(), "the first round's tau");
+    assertEquals(200, c.tauMax());
+    assertEquals(org.sparknet.api.Compression.BF16, c.compression());
+    assertTrue(c.toString().contains("tau adaptive (≤ 200, overhead ≤ 5.0 %)"), c.toString());
+    assertTrue(c.toString().contains("compress bf16"), c.toString());
+    TrainerConfig fixed = TrainerConfig.builder().setNetDefinition(DEF).optTau(8).build();
+    assertFalse(fixed.adaptiveTau());
+    assertEquals(8, fixed.tauMax());
+    assertEquals(org.sparknet.api.Compression.NONE, fixed.compression());
+    for (double bad : new double[] {0, 1, -0.1, Double.NaN}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> TrainerConfig.builder().optAdaptiveTau(bad, 10));
+      assertTrue(
+          e.getMessage().startsWith("maxOverhead must be a fraction in (0, 1)"), e.getMessage());
+    }
+    assertThrows(
+        IllegalArgumentException.class, () -> TrainerConfig.builder().optAdaptiveTau(0.05, 0));
+    IllegalArgumentException det =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TrainerConfig.builder()
+                    .setNetDefinition(DEF)
+                    .optAdaptiveTau(0.05, 100)
+                    .optDeterministic(true)
+                    .build());
+    assertTrue(det.getMessage().contains("needs a fixed tau"), det.getMessage());
+    assertFalse(
+        TrainerConfig.builder()
+            .setNetDefinition(DEF)
+            .optAdaptiveTau(0.05, 100)
+            .optTauSeconds(2)
+            .build()
+            .adaptiveTau(),
+        "timed rounds replace adaptive tau");
+  }
 }

@@ -1,5 +1,11 @@
 package org.sparknet.testing.spark;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.train.SparkSettings;
@@ -13,6 +19,9 @@ import org.sparknet.api.train.SparkSettings;
  */
 public final class LocalSpark {
   private static SparkSession session;
+
+  /** Partitions of test data, looked up on the executors (which share this JVM in local mode). */
+  private static final Map<String, List<? extends List<?>>> PARTS = new ConcurrentHashMap<>();
 
   private LocalSpark() {}
 
@@ -32,5 +41,22 @@ public final class LocalSpark {
 
   public static JavaSparkContext context() {
     return JavaSparkContext.fromSparkContext(session().sparkContext());
+  }
+
+  /**
+   * An RDD with exactly these partitions, built on the executors from a registry in this JVM
+   * (NOTES: never parallelize a big local list; its data would ride in every task of every round).
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> JavaRDD<T> partitioned(List<List<T>> parts) {
+    String key = UUID.randomUUID().toString();
+    PARTS.put(key, parts);
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      ids.add(i);
+    }
+    return context()
+        .parallelize(ids, parts.size())
+        .flatMap(i -> ((List<T>) PARTS.get(key).get(i)).iterator());
   }
 }
