@@ -31,6 +31,10 @@ public final class FitParams implements Serializable {
   final DoubleParam targetValue;
   final IntParam earlyStoppingPatience;
   final Param<String> validationCol;
+  final Param<String> compress;
+  final BooleanParam adaptiveTau;
+  final DoubleParam maxOverhead;
+  final IntParam tauMax;
 
   private transient List<RoundListener> listeners = new CopyOnWriteArrayList<>();
   private transient Dataset<Row> validationData;
@@ -76,6 +80,31 @@ public final class FitParams implements Serializable {
             "validationCol",
             "boolean or integer column; rows where it is true (non-zero) are held out and"
                 + " tested after every round instead of trained on; empty: none");
+    compress =
+        new Param<>(
+            owner,
+            "compress",
+            "none, fp16 or bf16: workers send their offset from the round's centre in 16 bits (half"
+                + " the bytes); the driver averages in 32 bits",
+            ParamValidators.inArray(new String[] {"none", "fp16", "bf16"}));
+    adaptiveTau =
+        new BooleanParam(
+            owner,
+            "adaptiveTau",
+            "choose each round's tau (starting from tau) so that broadcast, aggregation and"
+                + " scheduling stay under maxOverhead of the round");
+    maxOverhead =
+        new DoubleParam(
+            owner,
+            "maxOverhead",
+            "with adaptiveTau: the largest share of a round outside the solver steps, in (0, 1)",
+            ParamValidators.inRange(0, 1, false, false));
+    tauMax =
+        new IntParam(
+            owner,
+            "tauMax",
+            "with adaptiveTau: the largest tau it chooses",
+            ParamValidators.gtEq(1));
   }
 
   void setDefaults(Params owner) {
@@ -85,6 +114,10 @@ public final class FitParams implements Serializable {
     owner.setDefault(targetMetric, "");
     owner.setDefault(earlyStoppingPatience, (Object) 0);
     owner.setDefault(validationCol, "");
+    owner.setDefault(compress, "none");
+    owner.setDefault(adaptiveTau, (Object) false);
+    owner.setDefault(maxOverhead, (Object) 0.05);
+    owner.setDefault(tauMax, (Object) 1000);
   }
 
   List<RoundListener> listeners() {

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.FeatureColumns;
@@ -69,6 +70,10 @@ final class StageTraining {
                     : Averaging.PLAIN);
     if (p.getNumWorkers() > 0) {
       b.optWorkers(p.getNumWorkers());
+    }
+    b.optCompress(Compression.parse(p.getCompress(), "Stage " + p.uid() + ": compress"));
+    if (p.getAdaptiveTau()) {
+      b.optAdaptiveTau(p.getMaxOverhead(), p.getTauMax());
     }
     if (!p.getCheckpointDir().isBlank()) {
       b.optCheckpointDir(p.getCheckpointDir());

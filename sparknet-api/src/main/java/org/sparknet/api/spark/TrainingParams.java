@@ -155,6 +155,69 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   /**
+   * How workers send their weights back: "none" (default, 32-bit weights), or "fp16"/"bf16" (their
+   * offset from the round's centre in 16 bits, half the bytes; the driver averages in 32 bits).
+   */
+  default Param<String> compress() {
+    return fitParams().compress;
+  }
+
+  default String getCompress() {
+    return (String) getOrDefault(compress());
+  }
+
+  default S setCompress(String value) {
+    set(compress(), value);
+    return self();
+  }
+
+  /**
+   * Adaptive tau: each round's tau (the first is {@code tau}) is chosen from the rounds measured so
+   * far so that broadcast, aggregation and scheduling stay under {@code maxOverhead} of the round,
+   * at most {@code tauMax}; default false. Not with a deterministic run.
+   */
+  default BooleanParam adaptiveTau() {
+    return fitParams().adaptiveTau;
+  }
+
+  default boolean getAdaptiveTau() {
+    return (Boolean) getOrDefault(adaptiveTau());
+  }
+
+  default S setAdaptiveTau(boolean value) {
+    set(adaptiveTau(), value);
+    return self();
+  }
+
+  /** With {@code adaptiveTau}: the largest overhead share, in (0, 1); default 0.05. */
+  default DoubleParam maxOverhead() {
+    return fitParams().maxOverhead;
+  }
+
+  default double getMaxOverhead() {
+    return (Double) getOrDefault(maxOverhead());
+  }
+
+  default S setMaxOverhead(double value) {
+    set(maxOverhead(), value);
+    return self();
+  }
+
+  /** With {@code adaptiveTau}: the largest tau; default 1000. */
+  default IntParam tauMax() {
+    return fitParams().tauMax;
+  }
+
+  default int getTauMax() {
+    return (Integer) getOrDefault(tauMax());
+  }
+
+  default S setTauMax(int value) {
+    set(tauMax(), value);
+    return self();
+  }
+
+  /**
    * Calls {@code listener} on the driver after every training round of {@code fit}, with the
    * round's metrics. Not a param: kept by {@code copy} but not saved.
    */

@@ -21,6 +21,7 @@ import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.WeightCollection;
 import org.sparknet.api.model.ModelStore;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.testing.spark.LocalSpark;
@@ -238,5 +239,46 @@ class SparkNetFitOptionsIT {
   static void assertMessage(Runnable r, String part) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, r::run);
     assertTrue(e.getMessage().contains(part), e.getMessage());
+  }
+
+  /**
+   * compress and adaptiveTau reach the trainer: the first round runs tau's 5 steps, the next ones
+   * as many as tauMax allows (a step of this net takes well under a millisecond), each recorded in
+   * the history, and the model still learns; with a fixed tau, bf16 gives weights that differ from
+   * uncompressed ones, but only a little. Broken on purpose: a fit that ignored adaptiveTau ran 5
+   * steps every round, one that ignored compress gave the uncompressed weights.
+   */
+  @Test
+  void compressedAveragingAndAdaptiveTauFromTheParams() {
+    SparkNetClassificationModel model =
+        StageFrames.classifier()
+            .setTau(5)
+            .setCompress("bf16")
+            .setAdaptiveTau(true)
+            .setMaxOverhead(0.1)
+            .setTauMax(20)
+            .setMaxRounds(4)
+            .setVerbose(false)
+            .fit(train);
+    List<Integer> taus = model.getHistory().stream().map(RoundMetrics::tau).toList();
+    assertEquals(5, taus.get(0));
+    assertEquals(20, taus.get(3), "tau after three measured rounds: " + taus);
+    double accuracy =
+        new MulticlassClassificationEvaluator()
+            .setMetricName("accuracy")
+            .evaluate(model.transform(test));
+    assertTrue(accuracy > 0.6, "accuracy " + accuracy);
+
+    WeightCollection plain =
+        StageFrames.classifier().setMaxRounds(2).setVerbose(false).fit(train).weights();
+    WeightCollection bf16 =
+        StageFrames.classifier()
+            .setMaxRounds(2)
+            .setCompress("bf16")
+            .setVerbose(false)
+            .fit(train)
+            .weights();
+    assertTrue(plain.differenceFrom(bf16, 0, 0) != null, "bf16 changed nothing");
+    assertNull(plain.differenceFrom(bf16, 0.05, 1e-3));
   }
 }

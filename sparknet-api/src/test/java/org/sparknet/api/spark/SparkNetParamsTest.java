@@ -58,10 +58,12 @@ class SparkNetParamsTest {
         Arrays.stream(new SparkNetClassifier().params()).map(Param::name).sorted().toList();
     assertEquals(
         List.of(
+            "adaptiveTau",
             "alpha",
             "averaging",
             "batchSize",
             "checkpointDir",
+            "compress",
             "dataBlob",
             "device",
             "earlyStoppingPatience",
@@ -73,6 +75,7 @@ class SparkNetParamsTest {
             "labelCol",
             "learningRate",
             "maxEpochs",
+            "maxOverhead",
             "maxRounds",
             "netText",
             "numWorkers",
@@ -85,6 +88,7 @@ class SparkNetParamsTest {
             "targetMetric",
             "targetValue",
             "tau",
+            "tauMax",
             "thresholds",
             "validationCol",
             "validationFraction",
@@ -226,6 +230,14 @@ class SparkNetParamsTest {
     assertThrows(IllegalArgumentException.class, () -> c.setMaxEpochs(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setEarlyStoppingPatience(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setThresholds(new double[] {0, 0, 1}));
+    assertEquals("none", c.getCompress());
+    assertFalse(c.getAdaptiveTau());
+    assertEquals(0.05, c.getMaxOverhead());
+    assertEquals(1000, c.getTauMax());
+    assertThrows(IllegalArgumentException.class, () -> c.setCompress("int8"));
+    assertThrows(IllegalArgumentException.class, () -> c.setMaxOverhead(1.0));
+    assertThrows(IllegalArgumentException.class, () -> c.setMaxOverhead(0));
+    assertThrows(IllegalArgumentException.class, () -> c.setTauMax(0));
 
     org.sparknet.api.train.RoundListener l = m -> {};
     c.addRoundListener(l).setMaxEpochs(2.5).setThresholds(new double[] {1, 2});
@@ -243,7 +255,8 @@ class SparkNetParamsTest {
         Arrays.stream(new SparkNetClassificationModel(new WeightCollection()).params())
             .map(Param::name)
             .toList();
-    for (String training : List.of("verbose", "initialWeights", "maxEpochs", "validationCol")) {
+    for (String training :
+        List.of("verbose", "initialWeights", "maxEpochs", "validationCol", "compress", "tauMax")) {
       assertFalse(modelParams.contains(training), "models carry no training params: " + training);
     }
     assertTrue(modelParams.contains("thresholds"));

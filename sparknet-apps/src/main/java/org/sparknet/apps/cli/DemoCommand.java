@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.train.DeviceReport;
@@ -85,6 +86,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
+  @Mixin CompressOption compressOption = new CompressOption();
+
   @Override
   public Integer call() {
     if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
@@ -99,6 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
               + lr
               + ")");
     }
+    Compression compression = compressOption.compression();
     PrintStream out = System.out;
     FashionMnist dataset = FashionMnist.locate(data);
     IdxDataset train = dataset.train();
@@ -126,7 +130,8 @@ public final class DemoCommand implements Callable<Integer> {
               .optTau(tau)
               .optWorkers(workers)
               .optSeed(seed)
-              .optMaxRounds(rounds);
+              .optMaxRounds(rounds)
+              .optCompress(compression);
       if (metrics != null) {
         config.optMetricsFile(metrics.toString());
       }

@@ -60,8 +60,13 @@ public final class TrainCommand implements Callable<Integer> {
   Tau tau;
 
   static final class Tau {
-    @Option(names = "--tau", description = "Solver steps per worker per round.")
-    Integer steps;
+    @Option(
+        names = "--tau",
+        paramLabel = "STEPS|auto",
+        description =
+            "Solver steps per worker per round, or auto: chosen every round so that broadcast,"
+                + " aggregation and scheduling stay under --max-overhead of the round.")
+    String steps;
 
     @Option(names = "--tau-seconds", description = "Seconds of training per worker per round.")
     Double seconds;
@@ -134,6 +139,10 @@ public final class TrainCommand implements Callable<Integer> {
       names = "--master",
       description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
   String master;
+
+  @Mixin AdaptiveTauOptions tauOptions = new AdaptiveTauOptions();
+
+  @Mixin CompressOption compressOption = new CompressOption();
 
   @Override
   public Integer call() {
@@ -255,11 +264,8 @@ public final class TrainCommand implements Callable<Integer> {
             .optMaxRounds(rounds)
             .optMetricsFile(metricsFile.toString())
             .optGroupSize(groupSize);
-    if (tau.steps != null) {
-      config.optTau(tau.steps);
-    } else {
-      config.optTauSeconds(tau.seconds);
-    }
+    tauOptions.apply(config, tau.steps, tau.seconds);
+    config.optCompress(compressOption.compression());
     if (testInterval > 0) {
       config.optValidationInterval(testInterval);
     }
@@ -267,9 +273,11 @@ public final class TrainCommand implements Callable<Integer> {
       config.optCheckpointDir(checkpoint);
     }
     if (deterministic) {
-      if (tau.seconds != null) {
+      if (tau.seconds != null || AdaptiveTauOptions.isAuto(tau.steps)) {
         throw new IllegalArgumentException(
-            "--deterministic needs --tau STEPS; --tau-seconds depends on the machine's speed");
+            "--deterministic needs --tau STEPS; "
+                + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
+                + " depends on the machine's speed");
       }
       config.optDeterministic(true);
     }

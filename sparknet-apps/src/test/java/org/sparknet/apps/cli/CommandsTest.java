@@ -213,6 +213,53 @@ class CommandsTest {
     assertOneLineExitTwo(r, out.toString());
   }
 
+  /**
+   * The options of compressed averaging and adaptive tau are checked before Spark starts, each
+   * error naming its option. Dropping the check that --tau-max comes only with --tau auto let
+   * "--tau 5 --tau-max 100" start training (seen red).
+   */
+  @Test
+  void compressionAndAdaptiveTauOptionsAreChecked() {
+    assertOneLineExitTwo(
+        trainWith(solver, train(), "--compress", "int8"),
+        "--compress must be none, fp16 or bf16 but was 'int8'");
+    assertOneLineExitTwo(
+        trainTau("fast"), "--tau must be a number of steps or 'auto' but was 'fast'");
+    assertOneLineExitTwo(
+        trainTau("auto", "--max-overhead", "150"),
+        "--max-overhead must be a percentage between 0 and 100 (e.g. 5) but was '150'");
+    assertOneLineExitTwo(
+        trainWith(solver, train(), "--tau-max", "100"),
+        "--max-overhead and --tau-max apply only to --tau auto (got --tau 5)");
+    assertOneLineExitTwo(
+        trainTau("auto", "--deterministic"), "--deterministic needs --tau STEPS; --tau auto");
+    assertOneLineExitTwo(trainTau("auto", "--tau-max", "0"), "tauMax must be > 0 but was 0");
+  }
+
+  private Result trainTau(String tau, String... more) {
+    String[] base = {
+      "train",
+      "--solver",
+      solver.toString(),
+      "--train",
+      train(),
+      "--test",
+      test(),
+      "--workers",
+      "2",
+      "--tau",
+      tau,
+      "--rounds",
+      "1",
+      "--output",
+      tmp.resolve("out").toString()
+    };
+    String[] args = new String[base.length + more.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return CliFixtures.run(args);
+  }
+
   private Result trainWith(Path solverFile, String trainImages, String... more) {
     String[] base = {
       "train",
