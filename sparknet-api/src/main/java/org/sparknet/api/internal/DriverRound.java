@@ -65,24 +65,46 @@ public final class DriverRound {
   /** The round's combined results and the driver's share of its time. */
   public record Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {}
 
-  /** Runs the round's job; the broadcasts are released (asynchronously) when it is over. */
+  /**
+   * Runs the round's job; the broadcasts are released (asynchronously) when it is over. In local
+   * mode, when the results come to the driver, the weights are handed over by reference both ways
+   * ({@link LocalHandoff}) unless {@value LocalHandoff#SETTING} is "false".
+   */
   public Outcome run(Start start) {
     if (!resultSizeChecked) {
       checkResultSize(start.sumOnDriver());
       resultSizeChecked = true;
     }
+    String localKey =
+        start.sumOnDriver() && handsOver()
+            ? LocalHandoff.key(plan.trainerId(), start.round())
+            : null;
     long t0 = System.nanoTime();
-    Broadcast<float[]> weights = sc.broadcast(start.weights());
+    Broadcast<float[]> weights = null;
+    if (localKey != null) {
+      LocalHandoff.putCentre(localKey, start.weights());
+    } else {
+      weights = sc.broadcast(start.weights());
+    }
     long broadcastNanos = System.nanoTime() - t0;
     Broadcast<SolverState[]> states =
         start.solverStates() == null ? null : sc.broadcast(start.solverStates());
     slot.orders =
         new RoundOrders(
-            start.round(), weights, start.positions(), start.weightsToken(), states, start.tau());
+            start.round(),
+            weights,
+            start.positions(),
+            start.weightsToken(),
+            states,
+            start.tau(),
+            localKey);
     try {
       if (start.sumOnDriver()) {
         List<PartitionResult> list = new ArrayList<>(rounds.collect());
         long c0 = System.nanoTime();
+        if (localKey != null) {
+          list.replaceAll(r -> LocalHandoff.take(localKey, r));
+        }
         list.sort(Comparator.comparingInt(PartitionResult::partition));
         RoundTotals totals = RoundTotals.onDriver(plan.compression());
         list.forEach(totals::add);
@@ -96,9 +118,21 @@ public final class DriverRound {
       throw TaskFailures.unwrap(e);
     } finally {
       slot.orders = null;
+      if (localKey != null) {
+        LocalHandoff.clear(localKey);
+      }
       releaser.release(weights);
       releaser.release(states);
     }
+  }
+
+  /** Local mode (the tasks run in this JVM), unless the hand-over is turned off. */
+  private boolean handsOver() {
+    String off = sc.getLocalProperty(LocalHandoff.SETTING);
+    if (off == null) {
+      off = sc.getConf().get(LocalHandoff.SETTING, "true");
+    }
+    return sc.isLocal() && !"false".equalsIgnoreCase(off.strip());
   }
 
   /**

@@ -6,11 +6,16 @@ import org.sparknet.api.SolverState;
 
 /**
  * What changes from round to round for the workers: the round number, the weights to start from
- * (broadcast once per round), each partition's position in its data, the token of the trainer's
- * weights (it changes when they are replaced from outside the loop, so elastic workers restart from
- * them) and, in the first round after a resume, the solver states to restore.
+ * (broadcast once per round, or handed over in this JVM in local mode), each partition's position
+ * in its data, the token of the trainer's weights (it changes when they are replaced from outside
+ * the loop, so elastic workers restart from them), the round's tau (it changes from round to round
+ * when tau adapts) and, in the first round after a resume, the solver states to restore.
  *
+ * @param weights the broadcast centre, or null when it is handed over in this JVM ({@code
+ *     localKey})
  * @param solverStates null except in the first round after a resume with solver states
+ * @param tau solver steps each worker runs this round, or 0 when the round is timed
+ * @param localKey the round's key in {@link LocalHandoff} (local mode), or null on a cluster
  */
 public record RoundOrders(
     int round,
@@ -18,9 +23,15 @@ public record RoundOrders(
     long[] positions,
     long weightsToken,
     Broadcast<SolverState[]> solverStates,
-    int tau)
+    int tau,
+    String localKey)
     implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The weights the round starts from: broadcast, or handed over in this JVM. */
+  public float[] centre() {
+    return localKey != null ? LocalHandoff.centre(localKey) : weights.value();
+  }
 
   /** Where partition {@code p} starts in its data this round. */
   public long positionOf(int partition) {

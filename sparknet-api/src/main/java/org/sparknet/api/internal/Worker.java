@@ -77,7 +77,7 @@ public final class Worker {
   PartitionResult train(
       WorkerPlan plan, RoundOrders orders, int partition, DataShard shard, boolean builtNow) {
     long t0 = System.nanoTime();
-    float[] centre = orders.weights().value();
+    float[] centre = orders.centre();
     if (!plan.elastic() || initializedToken != orders.weightsToken()) {
       FlatWeights.set(net, plan.layout(), centre);
       initializedToken = orders.weightsToken();

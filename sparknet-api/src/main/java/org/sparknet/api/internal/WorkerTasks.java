@@ -31,9 +31,12 @@ public final class WorkerTasks {
             partition,
             plan.definitionFor(partition),
             plan.groupSize());
+    PartitionResult r;
     synchronized (a.worker()) {
-      return List.of(a.worker().train(plan, orders, partition, shard, a.builtNow())).iterator();
+      r = a.worker().train(plan, orders, partition, shard, a.builtNow());
     }
+    return List.of(orders.localKey() == null ? r : LocalHandoff.put(orders.localKey(), r))
+        .iterator();
   }
 
   /**
