@@ -150,11 +150,17 @@ public class ArithmeticBenchmark {
   }
 
   /**
-   * The driver's combination of two workers' flat weights (Averager.Sum: double accumulation, one
-   * division), as a round does it.
+   * The driver's combination of two workers' flat weights, weighted by their examples, as a round
+   * does it ({@link Averager#weightedMean}: float, parallel chunks).
    */
   @Benchmark
   public float[] driverWeightedMean() {
+    return Averager.weightedMean(java.util.List.of(heapSrc, heapDst), new double[] {3, 5});
+  }
+
+  /** The tree path's running sum of the same (Averager.Sum: double, one thread). */
+  @Benchmark
+  public float[] treeSumWeightedMean() {
     return new Averager.Sum().add(heapSrc, 3).add(heapDst, 5).mean();
   }
 

@@ -24,16 +24,39 @@ package org.sparknet.bench.loop;
  * Compute per worker does not grow with W and o does not either (optimistic: a real cluster's task
  * launch grows slowly with W); statistical efficiency (more images needed for the same accuracy
  * when averaging) is not in it.
+ *
+ * <p>On a cluster each of those transfers is also serialised and deserialised, which local mode
+ * does not do (its tasks take the weights by reference), so o measured locally leaves it out: with
+ * S the rate at which one JVM serialises and another deserialises a weight array, each transfer
+ * costs M / B + M / S ({@link #serialisationBytesPerSecond}, infinite by default: the model of
+ * section 8 before the cluster's figures of section 12 showed the term).
  */
 public record CostModel(
     double computeSecondsPerImage,
     int batch,
     double overheadSeconds,
     double weightBytes,
-    double bandwidthBytesPerSecond) {
+    double bandwidthBytesPerSecond,
+    double serialisationBytesPerSecond) {
 
   /** 10 Gbit/s. */
   public static final double TEN_GBIT = 10e9 / 8;
+
+  /** Without the serialisation term (S infinite). */
+  public CostModel(
+      double computeSecondsPerImage,
+      int batch,
+      double overheadSeconds,
+      double weightBytes,
+      double bandwidthBytesPerSecond) {
+    this(
+        computeSecondsPerImage,
+        batch,
+        overheadSeconds,
+        weightBytes,
+        bandwidthBytesPerSecond,
+        Double.POSITIVE_INFINITY);
+  }
 
   public CostModel {
     if (!(computeSecondsPerImage > 0) || batch < 1 || overheadSeconds < 0 || weightBytes < 0) {
@@ -47,9 +70,12 @@ public record CostModel(
               + ", M="
               + weightBytes);
     }
-    if (!(bandwidthBytesPerSecond > 0)) {
+    if (!(bandwidthBytesPerSecond > 0) || !(serialisationBytesPerSecond > 0)) {
       throw new IllegalArgumentException(
-          "Bandwidth must be > 0 but was " + bandwidthBytesPerSecond);
+          "Bandwidth and serialisation rate must be > 0 but were "
+              + bandwidthBytesPerSecond
+              + " and "
+              + serialisationBytesPerSecond);
     }
   }
 
@@ -58,8 +84,10 @@ public record CostModel(
     return Math.min(workers, 2 * (int) Math.ceil(Math.sqrt(workers)));
   }
 
+  /** The round's transfers: on the wire, and serialised at both ends. */
   public double networkSeconds(int workers) {
-    return (1 + aggregateTransfers(workers)) * weightBytes / bandwidthBytesPerSecond;
+    return (1 + aggregateTransfers(workers))
+        * (weightBytes / bandwidthBytesPerSecond + weightBytes / serialisationBytesPerSecond);
   }
 
   public double roundSeconds(int workers, int tau) {

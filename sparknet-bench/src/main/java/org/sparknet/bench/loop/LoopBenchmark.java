@@ -117,6 +117,10 @@ public final class LoopBenchmark {
     s.put("tta", () -> new TimeToAccuracySection(run).run());
     s.put("hybrid", () -> new HybridSection(run).run());
     s.put("gpu", () -> new GpuSection(run).run());
+    s.put("weights", () -> new WeightPathSection(run).run());
+    s.put("cluster", () -> new ClusterSection(run, split).run());
+    s.put("compress", () -> new TrainingOptionsSection(run).compress());
+    s.put("adaptive", () -> new TrainingOptionsSection(run).adaptive());
     return s;
   }
 

@@ -39,13 +39,18 @@ public record LoopOptions(
           "model",
           "tta",
           "hybrid",
-          "gpu");
+          "gpu",
+          "weights",
+          "cluster",
+          "compress",
+          "adaptive");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid,gpu]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid,",
+          "                             gpu,weights,cluster,compress,adaptive]",
           "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -65,6 +70,14 @@ public record LoopOptions(
           "              vs 1 solver of twice the batch with 2 BLAS threads: images/s, accuracy",
           "  gpu         AlexNet-sized images/s on GPUs: plain Caffe loop, CaffeNet.train, SparkNet",
           "              with 1 GPU and with all (needs MAVEN_ARGS=-Pgpu and CUDA; else skipped)",
+          "  weights     an AlexNet-sized round's weight traffic, piece by piece and whole, against",
+          "              System.arraycopy; Spark's result paths; 16-bit results (child JVMs)",
+          "  cluster     section 7's rounds on a standalone cluster of 2 executor JVMs on loopback",
+          "              against the cost model's prediction; the AlexNet-sized round's GB/s",
+          "  compress    LeNet and CIFAR-10 quick test accuracy after 3 epochs, 32-bit vs fp16",
+          "              vs bf16 results, 3 seeds; bytes per round (~30 min)",
+          "  adaptive    tau auto (5 % overhead) vs fixed taus on LeNet (2 epochs); the tau it",
+          "              picks on the AlexNet-sized net",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 

@@ -47,7 +47,7 @@ final class SplitSection {
   /** The figures of every net, measured now unless this section already ran. */
   Map<String, Figures> figures() {
     if (figures.isEmpty()) {
-      log("model: running split first, for its measured figures");
+      log("running split first, for its measured figures");
       run();
     }
     return figures;
@@ -70,7 +70,8 @@ final class SplitSection {
                 + " rounds shown. LeNet on Fashion-MNIST; CIFAR-10 quick (zoo file, Data layers"
                 + " made Input layers, batch 100) on Fashion-MNIST images resized to 32×32 and"
                 + " replicated to 3 channels (6,000 a partition; no CIFAR-10 here); AlexNet-sized:"
-                + " the zoo CaffeNet (60,965,224 parameters) with Input layers of batch %d, on %d"
+                + " the zoo CaffeNet (60,965,224 parameters) with Input layers of batch %d and"
+                + " learning rate 0 (it times rounds; at the zoo's 0.01 it diverged to NaN), on %d"
                 + " Fashion-MNIST images a partition resized to 227×227 × 3 (compute on a few"
                 + " images is enough for the time split). Load average %s before.%n%n",
             opt.alexNetBatch(),

@@ -39,6 +39,24 @@ class SuiteModelTest {
     assertThrows(IllegalArgumentException.class, () -> new CostModel(0, 1, 0, 0, 1));
   }
 
+  /**
+   * With a serialisation rate S, each of a round's transfers costs M/B + M/S (the cluster's term
+   * that local mode leaves out); without S the model is section 8's. A model that dropped the M/S
+   * term predicted 7.5 s instead of 10 s here (seen red).
+   */
+  @Test
+  void costModelWithSerialisationAddsItToEveryTransfer() {
+    // M = 1.25 GB, B = 1.25 GB/s, S = 2.5 GB/s: 1.5 s per transfer; W = 4: 5 transfers.
+    CostModel m =
+        new CostModel(
+            0.01, 10, 0.5, CostModel.TEN_GBIT, CostModel.TEN_GBIT, 2 * CostModel.TEN_GBIT);
+    assertEquals(5 * 1.5, m.networkSeconds(4), 1e-12);
+    assertEquals(50 * 10 * 0.01 + 0.5 + 7.5, m.roundSeconds(4, 50), 1e-12);
+    CostModel without = new CostModel(0.01, 10, 0.5, CostModel.TEN_GBIT, CostModel.TEN_GBIT);
+    assertEquals(5.0, without.networkSeconds(4), 1e-12);
+    assertThrows(IllegalArgumentException.class, () -> new CostModel(0.01, 1, 0, 0, 1, 0));
+  }
+
   @Test
   void gemmFlopsPerImageCountPerImageConvolutionsAndPerBatchInnerProducts() {
     // LeNet conv2 forward: 50 x 64 x 500 once per image of a batch of 64

@@ -1,0 +1,73 @@
+package org.sparknet.bench.loop;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A second JVM for a measurement that needs a Spark context of its own (one context per JVM): the
+ * benchmark's class path, JVM flags and environment, another heap size. Its standard output comes
+ * back as lines ({@code KEY VALUE...} by convention); its standard error goes to a log file.
+ */
+final class ChildJvm {
+  private ChildJvm() {}
+
+  /** Runs {@code main} with {@code args}; returns its output lines, or fails naming the log. */
+  static List<String> run(
+      Class<?> main, String heap, List<String> args, Map<String, String> env, Path log) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (!a.startsWith("-Xmx") && !a.startsWith("-Xms") && !a.startsWith("-agentlib")) {
+        cmd.add(a);
+      }
+    }
+    cmd.add("-Xmx" + heap);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+    pb.environment().putAll(env);
+    List<String> out = new ArrayList<>();
+    try {
+      Process p = pb.start();
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          out.add(line);
+          BenchRun.log("  %s: %s", main.getSimpleName(), line);
+        }
+      }
+      int exit = p.waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException(
+            main.getSimpleName() + " exited with " + exit + "; see " + log.toAbsolutePath());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot run " + main.getName(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while " + main.getSimpleName() + " ran", e);
+    }
+    return out;
+  }
+
+  /** The value of the first {@code KEY value} line, or NaN. */
+  static double value(List<String> lines, String key) {
+    for (String l : lines) {
+      String[] f = l.trim().split("\\s+");
+      if (f.length >= 2 && f[0].equals(key)) {
+        return Double.parseDouble(f[1]);
+      }
+    }
+    return Double.NaN;
+  }
+}
