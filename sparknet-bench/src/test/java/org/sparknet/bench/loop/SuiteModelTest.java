@@ -42,7 +42,7 @@ class SuiteModelTest {
   /**
    * With a serialisation rate S, each of a round's transfers costs M/B + M/S (the cluster's term
    * that local mode leaves out); without S the model is section 8's. A model that dropped the M/S
-   * term predicted 7.5 s instead of 10 s here (seen red).
+   * term gave 5 s of transfers instead of 7.5 s here (seen red).
    */
   @Test
   void costModelWithSerialisationAddsItToEveryTransfer() {
