@@ -169,26 +169,17 @@ public final class Averager {
    */
   public static float[] offset(float[] base, List<float[]> offsets, double[] scales) {
     float[][] ds = offsets.toArray(new float[0][]);
-    float[] a = floats(scales, ds.length);
     checkLengths(ds, base.length);
-    float[] y = new float[base.length];
-    inParallel(
-        y.length,
-        (from, to) -> {
-          for (int lo = from; lo < to; lo += BLOCK) {
-            int hi = Math.min(to, lo + BLOCK);
-            zero(y, lo, hi);
-            for (int k = 0; k < ds.length; k++) {
-              float ak = a[k];
-              float[] d = ds[k];
-              for (int j = lo; j < hi; j++) {
-                y[j] += ak * d[j];
-              }
-            }
-            addBase(base, y, lo, hi);
+    float[] a = floats(scales, ds.length);
+    return offset(
+        base,
+        a,
+        (k, ak, y, lo, hi) -> {
+          float[] d = ds[k];
+          for (int j = lo; j < hi; j++) {
+            y[j] += ak * d[j];
           }
         });
-    return y;
   }
 
   /**
@@ -201,14 +192,42 @@ public final class Averager {
       throw new IllegalArgumentException("16-bit offsets need FP16 or BF16, not NONE");
     }
     short[][] ds = offsets.toArray(new short[0][]);
-    float[] a = floats(scales, ds.length);
     for (short[] d : ds) {
       if (d.length != base.length) {
         throw new IllegalArgumentException(
             "Cannot add " + d.length + " offsets to " + base.length + " values");
       }
     }
-    boolean half = codec == Compression.FP16;
+    float[] a = floats(scales, ds.length);
+    if (codec == Compression.FP16) {
+      return offset(
+          base,
+          a,
+          (k, ak, y, lo, hi) -> {
+            short[] d = ds[k];
+            for (int j = lo; j < hi; j++) {
+              y[j] += ak * Compression.fromFp16(d[j]);
+            }
+          });
+    }
+    return offset(
+        base,
+        a,
+        (k, ak, y, lo, hi) -> {
+          short[] d = ds[k];
+          for (int j = lo; j < hi; j++) {
+            y[j] += ak * Compression.fromBf16(d[j]);
+          }
+        });
+  }
+
+  /** Adds {@code a_k} times input {@code k} over {@code y[lo..hi)}. */
+  private interface AddScaled {
+    void add(int k, float ak, float[] y, int lo, int hi);
+  }
+
+  /** {@code base + Σ_k a_k·input_k}, block by block, in fixed parallel chunks. */
+  private static float[] offset(float[] base, float[] a, AddScaled inputs) {
     float[] y = new float[base.length];
     inParallel(
         y.length,
@@ -216,18 +235,8 @@ public final class Averager {
           for (int lo = from; lo < to; lo += BLOCK) {
             int hi = Math.min(to, lo + BLOCK);
             zero(y, lo, hi);
-            for (int k = 0; k < ds.length; k++) {
-              float ak = a[k];
-              short[] d = ds[k];
-              if (half) {
-                for (int j = lo; j < hi; j++) {
-                  y[j] += ak * Compression.fromFp16(d[j]);
-                }
-              } else {
-                for (int j = lo; j < hi; j++) {
-                  y[j] += ak * Compression.fromBf16(d[j]);
-                }
-              }
+            for (int k = 0; k < a.length; k++) {
+              inputs.add(k, a[k], y, lo, hi);
             }
             addBase(base, y, lo, hi);
           }

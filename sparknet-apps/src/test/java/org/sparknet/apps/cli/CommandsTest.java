@@ -237,30 +237,14 @@ class CommandsTest {
   }
 
   private Result trainTau(String tau, String... more) {
-    String[] base = {
-      "train",
-      "--solver",
-      solver.toString(),
-      "--train",
-      train(),
-      "--test",
-      test(),
-      "--workers",
-      "2",
-      "--tau",
-      tau,
-      "--rounds",
-      "1",
-      "--output",
-      tmp.resolve("out").toString()
-    };
-    String[] args = new String[base.length + more.length];
-    System.arraycopy(base, 0, args, 0, base.length);
-    System.arraycopy(more, 0, args, base.length, more.length);
-    return CliFixtures.run(args);
+    return train(solver, train(), tau, more);
   }
 
   private Result trainWith(Path solverFile, String trainImages, String... more) {
+    return train(solverFile, trainImages, "5", more);
+  }
+
+  private Result train(Path solverFile, String trainImages, String tau, String... more) {
     String[] base = {
       "train",
       "--solver",
@@ -272,7 +256,7 @@ class CommandsTest {
       "--workers",
       "2",
       "--tau",
-      "5",
+      tau,
       "--rounds",
       "1",
       "--output",

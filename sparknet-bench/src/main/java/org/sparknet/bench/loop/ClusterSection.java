@@ -194,28 +194,13 @@ final class ClusterSection {
                 + "|---|---:|---:|%n",
             floats * 4 / 1e6,
             floats * 4 / 1e6));
-    int i = 0;
-    for (WeightPathSection.Probe p : WeightPathSection.PROBES) {
-      List<String> args =
-          new ArrayList<>(
-              List.of(
-                  cluster.masterUrl(),
-                  Integer.toString(floats),
-                  Integer.toString(opt.quick() ? 1 : opt.repeats()),
-                  p.kryo()));
-      cluster.appSettings(executorMemory).forEach((k, v) -> args.add(k + "=" + v));
-      args.addAll(p.settings());
-      List<String> out =
-          ChildJvm.run(
-              ResultPathProbe.class, "5g", args, Map.of(), dir.resolve("probe-" + i++ + ".log"));
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %.0f | %.0f |%n",
-              p.name(),
-              ChildJvm.value(out, "broadcast"),
-              ChildJvm.value(out, "job")));
-    }
+    md.append(
+        WeightPathSection.probeRows(
+            cluster.masterUrl(),
+            floats,
+            opt.quick() ? 1 : opt.repeats(),
+            cluster.appSettings(executorMemory),
+            dir));
     return md.toString();
   }
 

@@ -134,15 +134,26 @@ final class WeightPathSection {
             floats * 4 / 1e6,
             floats * 4 / 1e6));
     Path dir = Files.createDirectories(Path.of("sparknet-bench/target/bench-logs"));
+    md.append(probeRows("local[2]", floats, reps, Map.of(), dir));
+  }
+
+  /**
+   * One table row per configuration of {@link #PROBES}: {@link ResultPathProbe} against {@code
+   * master}, each in a JVM of its own, with {@code settings} besides the configuration's.
+   */
+  static String probeRows(
+      String master, int floats, int reps, Map<String, String> settings, Path logs) {
+    StringBuilder md = new StringBuilder();
     int i = 0;
     for (Probe p : PROBES) {
       List<String> args =
           new ArrayList<>(
-              List.of("local[2]", Integer.toString(floats), Integer.toString(reps), p.kryo()));
+              List.of(master, Integer.toString(floats), Integer.toString(reps), p.kryo()));
+      settings.forEach((k, v) -> args.add(k + "=" + v));
       args.addAll(p.settings());
       List<String> out =
           ChildJvm.run(
-              ResultPathProbe.class, "5g", args, Map.of(), dir.resolve("probe-" + i++ + ".log"));
+              ResultPathProbe.class, "5g", args, Map.of(), logs.resolve("probe-" + i++ + ".log"));
       md.append(
           String.format(
               Locale.ROOT,
@@ -151,6 +162,7 @@ final class WeightPathSection {
               ChildJvm.value(out, "broadcast"),
               ChildJvm.value(out, "job")));
     }
+    return md.toString();
   }
 
   private void rounds(StringBuilder md, BenchNet net) {
