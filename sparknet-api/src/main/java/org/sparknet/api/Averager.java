@@ -55,32 +55,31 @@ public final class Averager {
 
     /** Adds {@code weight * values}; all arrays added must have the same length. */
     public Sum add(float[] values, double weight) {
-      if (sum == null) {
-        sum = new double[values.length];
-      } else {
-        checkLength(values.length);
-      }
-      double[] s = sum;
+      double[] s = accumulator(values.length, weight);
       for (int j = 0; j < s.length; j++) {
         s[j] += weight * values[j];
       }
-      this.weight += weight;
       return this;
     }
 
     /** Adds {@code weight * codec.decode(values)}: a worker's offset sent in 16 bits. */
     public Sum add(short[] values, Compression codec, double weight) {
-      if (sum == null) {
-        sum = new double[values.length];
-      } else {
-        checkLength(values.length);
-      }
-      double[] s = sum;
+      double[] s = accumulator(values.length, weight);
       for (int j = 0; j < s.length; j++) {
         s[j] += weight * codec.decode(values[j]);
       }
-      this.weight += weight;
       return this;
+    }
+
+    /** The sum to add {@code n} values of {@code weight} to (allocated on the first add). */
+    private double[] accumulator(int n, double weight) {
+      if (sum == null) {
+        sum = new double[n];
+      } else {
+        checkLength(n);
+      }
+      this.weight += weight;
+      return sum;
     }
 
     /** Adds another partial sum. */
