@@ -65,8 +65,9 @@ public final class Averager {
     /** Adds {@code weight * codec.decode(values)}: a worker's offset sent in 16 bits. */
     public Sum add(short[] values, Compression codec, double weight) {
       double[] s = accumulator(values.length, weight);
+      float[] table = codec.decodeTable();
       for (int j = 0; j < s.length; j++) {
-        s[j] += weight * codec.decode(values[j]);
+        s[j] += weight * table[values[j] & 0xffff];
       }
       return this;
     }
@@ -198,24 +199,14 @@ public final class Averager {
       }
     }
     float[] a = floats(scales, ds.length);
-    if (codec == Compression.FP16) {
-      return offset(
-          base,
-          a,
-          (k, ak, y, lo, hi) -> {
-            short[] d = ds[k];
-            for (int j = lo; j < hi; j++) {
-              y[j] += ak * Compression.fromFp16(d[j]);
-            }
-          });
-    }
+    float[] table = codec.decodeTable();
     return offset(
         base,
         a,
         (k, ak, y, lo, hi) -> {
           short[] d = ds[k];
           for (int j = lo; j < hi; j++) {
-            y[j] += ak * Compression.fromBf16(d[j]);
+            y[j] += ak * table[d[j] & 0xffff];
           }
         });
   }

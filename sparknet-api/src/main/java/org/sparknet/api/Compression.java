@@ -100,11 +100,37 @@ public enum Compression {
     return max;
   }
 
-  static float fromBf16(short h) {
+  /**
+   * Every 16-bit value's float, indexed by its bits (256 KB, built on first use): decoding by table
+   * is a load where the bit arithmetic is a dozen dependent operations that C2 does not vectorise.
+   */
+  float[] decodeTable() {
+    return switch (this) {
+      case FP16 -> Tables.HALF;
+      case BF16 -> Tables.BRAIN;
+      case NONE -> throw new IllegalStateException("Compression NONE has no 16-bit form");
+    };
+  }
+
+  /** The decode tables, built when first used (holder idiom). */
+  private static final class Tables {
+    static final float[] HALF = table(Compression.FP16);
+    static final float[] BRAIN = table(Compression.BF16);
+
+    private static float[] table(Compression c) {
+      float[] t = new float[1 << 16];
+      for (int h = 0; h < t.length; h++) {
+        t[h] = c.decode((short) h);
+      }
+      return t;
+    }
+  }
+
+  private static float fromBf16(short h) {
     return Float.intBitsToFloat((h & 0xffff) << 16);
   }
 
-  static short toBf16(float v) {
+  private static short toBf16(float v) {
     int bits = Float.floatToRawIntBits(v);
     if ((bits & 0x7fffffff) > 0x7f800000) {
       return (short) ((bits >>> 16) | 0x0040); // NaN: keep sign and top payload, make it quiet
@@ -114,7 +140,7 @@ public enum Compression {
     return (short) ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16);
   }
 
-  static short toFp16(float v) {
+  private static short toFp16(float v) {
     int bits = Float.floatToRawIntBits(v);
     int sign = (bits >>> 16) & 0x8000;
     int abs = bits & 0x7fffffff;
@@ -135,7 +161,7 @@ public enum Compression {
     return (short) (sign | m);
   }
 
-  static float fromFp16(short h) {
+  private static float fromFp16(short h) {
     int bits = h & 0xffff;
     int sign = (bits & 0x8000) << 16;
     int em = bits & 0x7fff;

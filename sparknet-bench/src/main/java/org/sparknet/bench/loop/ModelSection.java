@@ -20,6 +20,8 @@ final class ModelSection {
   }
 
   void run() {
+    Map<String, SplitSection.Figures> figures = split.figures();
+    double s = WeightComponents.serialisationBytesPerSecond(60_965_224, 3);
     StringBuilder md = new StringBuilder("### 8. Beyond this machine: a cost model\n\n");
     md.append(
         "Predicted speed-up over one plain solver for W workers on a 10 Gbit/s network, fed by"
@@ -28,9 +30,17 @@ final class ModelSection {
             + " + scheduling in local mode, per tau) and the weight bytes M. One round of tau"
             + " steps of batch b:\n\n"
             + "```\n"
-            + "T(W)        = tau·b·c + o + M/B + a(W)·M/B,   a(W) = min(W, 2·⌈√W⌉),  B = 1.25 GB/s\n"
-            + "speed-up(W) = W·tau·b·c / T(W)\n"
+            + "T(W)        = tau·b·c + o + (1 + a(W))·(M/B + M/S),   a(W) = min(W, 2·⌈√W⌉)\n"
+            + "speed-up(W) = W·tau·b·c / T(W),   B = 1.25 GB/s\n"
             + "```\n\n"
+            + String.format(
+                Locale.ROOT,
+                "S, the rate at which one JVM serialises and another deserialises a weight array"
+                    + " (`BulkArrays` through Spark's Kryo, write then read, 244 MB), was %.2f GB/s"
+                    + " in this run: local mode hands the weights over by reference, so o leaves"
+                    + " out what each transfer costs a cluster at both ends (section 12 checks the"
+                    + " model against executors in their own JVMs). ",
+                s / 1e9)
             + "M/B is the torrent broadcast (each worker receives M once, pipelined); a(W)·M/B the"
             + " results: the driver collects W of them up to 16 partitions, above that a depth-2"
             + " `treeAggregate` whose combiners and then the driver each receive about √W."
@@ -45,7 +55,7 @@ final class ModelSection {
     }
     md.append(head).append("\n").append(rule).append("\n");
     String paper = "";
-    for (SplitSection.Figures f : split.figures().values()) {
+    for (SplitSection.Figures f : figures.values()) {
       if (f.net().name().startsWith("CIFAR")) {
         continue;
       }
@@ -54,7 +64,7 @@ final class ModelSection {
         double o = nearest(f.overheadMs(), tau);
         CostModel m =
             new CostModel(
-                c / 1000, f.net().batch(), o / 1000, f.weightFloats() * 4.0, CostModel.TEN_GBIT);
+                c / 1000, f.net().batch(), o / 1000, f.weightFloats() * 4.0, CostModel.TEN_GBIT, s);
         md.append(
             String.format(
                 Locale.ROOT,
@@ -96,10 +106,10 @@ final class ModelSection {
             + " %.2f s (%.0f ms per step of tau=50), the regime of fast GPUs whose rounds"
             + " are short beside their communication. On CPUs the same model scales almost"
             + " linearly because compute dwarfs communication. Of the communication, the"
-            + " loop's own per-round cost o = %.2f s (measured here: serialising, copying"
-            + " and averaging 244 MB per worker inside one JVM) already outweighs the"
-            + " network's %.2f s for 10 workers: on a cluster, making o smaller (fewer copies"
-            + " of the weights per round) matters more than the link.%n",
+            + " loop's own per-round cost o = %.2f s (measured here: copying 244 MB into and"
+            + " out of each worker's net, averaging, scheduling; local mode serialises"
+            + " nothing) is %s the %.2f s that 10 workers' transfers take on the wire and at"
+            + " both ends (M/B + M/S each).%n",
         m.speedUp(3, 50),
         m.speedUp(5, 50),
         m.speedUp(10, 50),
@@ -112,6 +122,7 @@ final class ModelSection {
         need,
         need * 1000 / 50,
         o / 1000,
+        o / 1000 > m.networkSeconds(10) ? "more than" : "less than",
         m.networkSeconds(10));
   }
 
