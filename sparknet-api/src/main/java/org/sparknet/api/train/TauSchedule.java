@@ -20,7 +20,8 @@ import java.util.List;
  * slower worker or a bigger batch (larger {@code c}) lowers tau, costlier rounds (larger {@code o})
  * raise it, within {@value #WINDOW} rounds, and one round disturbed by a garbage collection does
  * not move it. The first round this schedule sees is not measured: it builds the executors' nets.
- * Timed rounds ({@code tauSeconds}) have no tau.
+ * Timed rounds ({@code tauSeconds}) have no tau. A trainer resumed from a checkpoint starts a new
+ * schedule (checkpoints do not hold it).
  */
 final class TauSchedule {
   /** Rounds whose medians feed the next tau. */
