@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * and each worker leaves its result here instead of serialising it into its task result, which then
  * carries only its report. This is what Spark's own broadcast does with a value in local mode (a
  * task reads the driver's object), extended to the results: an AlexNet-sized round otherwise
- * serialises, copies and deserialises 244 MB several times per worker (BENCHMARKS.md, section 11).
+ * serialises, copies and deserialises 244 MB several times per worker (BENCHMARKS.md, section 12).
  * On a cluster nothing is left here and the weights travel by broadcast and task results.
  *
  * <p>Entries live for one round: the driver {@link #clear}s them when the round's job is over,

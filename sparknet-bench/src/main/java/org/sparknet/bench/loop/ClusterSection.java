@@ -54,7 +54,7 @@ final class ClusterSection {
     double loopback = ChildJvm.value(out, "loopback");
     double serialisation = WeightComponents.serialisationBytesPerSecond(60_965_224, 3);
     Map<Key, List<double[]>> rounds = parse(out);
-    StringBuilder md = new StringBuilder("### 12. On a cluster: executors in their own JVMs\n\n");
+    StringBuilder md = new StringBuilder("### 13. On a cluster: executors in their own JVMs\n\n");
     md.append(
         String.format(
             Locale.ROOT,
@@ -188,7 +188,7 @@ final class ClusterSection {
         String.format(
             Locale.ROOT,
             "%nSpark's part on the cluster (`ResultPathProbe`, one application per line, as in"
-                + " section 11): the driver broadcasts %.0f MB, a job of 2 tasks, one per executor,"
+                + " section 12): the driver broadcasts %.0f MB, a job of 2 tasks, one per executor,"
                 + " returns a copy each.%n%n"
                 + "| configuration | broadcast (ms) | job returning 2 × %.0f MB (ms) |%n"
                 + "|---|---:|---:|%n",

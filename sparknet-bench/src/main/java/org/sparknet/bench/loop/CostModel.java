@@ -29,7 +29,7 @@ package org.sparknet.bench.loop;
  * does not do (its tasks take the weights by reference), so o measured locally leaves it out: with
  * S the rate at which one JVM serialises and another deserialises a weight array, each transfer
  * costs M / B + M / S ({@link #serialisationBytesPerSecond}, infinite by default: the model of
- * section 8 before the cluster's figures of section 12 showed the term).
+ * section 8 before the cluster's figures of section 13 showed the term).
  */
 public record CostModel(
     double computeSecondsPerImage,

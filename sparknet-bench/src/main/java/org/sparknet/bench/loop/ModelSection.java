@@ -38,7 +38,7 @@ final class ModelSection {
                 "S, the rate at which one JVM serialises and another deserialises a weight array"
                     + " (`BulkArrays` through Spark's Kryo, write then read, 244 MB), was %.2f GB/s"
                     + " in this run: local mode hands the weights over by reference, so o leaves"
-                    + " out what each transfer costs a cluster at both ends (section 12 checks the"
+                    + " out what each transfer costs a cluster at both ends (section 13 checks the"
                     + " model against executors in their own JVMs). ",
                 s / 1e9)
             + "M/B is the torrent broadcast (each worker receives M once, pipelined); a(W)·M/B the"

@@ -61,7 +61,7 @@ final class TrainingOptionsSection {
     String load = Machine.loadAverage();
     double epochs = opt.quick() ? 0.1 : 3;
     List<Long> seeds = opt.quick() ? List.of(42L) : List.of(42L, 43L, 44L);
-    StringBuilder md = new StringBuilder("### 13. Compressed averaging: accuracy and bytes\n\n");
+    StringBuilder md = new StringBuilder("### 14. Compressed averaging: accuracy and bytes\n\n");
     md.append(
         String.format(
             Locale.ROOT,
@@ -161,7 +161,7 @@ final class TrainingOptionsSection {
     String load = Machine.loadAverage();
     double epochs = opt.quick() ? 0.1 : 2;
     double maxOverhead = 0.05;
-    StringBuilder md = new StringBuilder("### 14. Adaptive tau\n\n");
+    StringBuilder md = new StringBuilder("### 15. Adaptive tau\n\n");
     md.append(
         String.format(
             Locale.ROOT,

@@ -78,7 +78,7 @@ final class WeightPathSection {
     BenchNet net = BenchNets.alexNet(SEED, opt.alexNetBatch());
     int floats = opt.quick() ? 8_000_000 : 60_965_224;
     int reps = opt.quick() ? 1 : opt.repeats();
-    StringBuilder md = new StringBuilder("### 11. Weights at memory speed (AlexNet-sized)\n\n");
+    StringBuilder md = new StringBuilder("### 12. Weights at memory speed (AlexNet-sized)\n\n");
     md.append(
         String.format(
             Locale.ROOT,
