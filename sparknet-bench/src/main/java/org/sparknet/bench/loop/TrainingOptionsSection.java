@@ -89,54 +89,71 @@ final class TrainingOptionsSection {
       }
       double plain = Double.NaN;
       for (Compression c : Compression.values()) {
-        List<Double> acc = new ArrayList<>();
-        List<RoundMetrics> all = new ArrayList<>();
-        long floats = 0;
-        for (long seed : seeds) {
-          NetDefinition def =
-              net.channels() == 1
-                  ? BenchNets.lenet(seed, LR).definition()
-                  : net.definition().withSeed(seed);
-          TrainerConfig cfg =
-              TrainerConfig.builder()
-                  .setNetDefinition(def)
-                  .optTau(50)
-                  .optWorkers(WORKERS)
-                  .optSeed(seed)
-                  .optCompress(c)
-                  .optMaxEpochs(epochs)
-                  .build();
-          List<RoundMetrics> ms = new ArrayList<>();
-          Run r = train(cfg, train, test, ms);
-          acc.add(r.accuracy());
-          all.addAll(ms.subList(Math.min(1, ms.size() - 1), ms.size()));
-          floats = r.floats();
-          log("compress %s %s seed %d: accuracy %.4f", net.name(), c.cliName(), seed, r.accuracy());
-        }
-        Spread a = Spread.of(acc);
-        if (c == Compression.NONE) {
-          plain = a.median();
-        }
-        double diff = 100 * (a.median() - plain);
-        md.append(
-            String.format(
-                Locale.ROOT,
-                "| %s | %s | %.2f | %s | %s | %.0f | %s |%n",
-                net.name(),
-                c == Compression.NONE ? "32-bit weights" : c.cliName() + " offsets",
-                (floats * 4.0 + WORKERS * floats * c.bytesPerValue()) / 1e6,
-                a.format("%.4f"),
-                c == Compression.NONE ? "–" : String.format(Locale.ROOT, "%+.2f", diff),
-                Spread.of(all.stream().map(m -> (double) m.wallMillis()).toList()).median(),
-                c == Compression.NONE
-                    ? ""
-                    : plain <= 0.15
-                        ? "uncompressed at chance: no verdict"
-                        : Math.abs(diff) <= 0.3 ? "within 0.3: met" : "**not met**"));
+        plain = compressRow(md, net, train, test, c, epochs, seeds, plain);
       }
     }
     md.append("\nLoad average after: ").append(Machine.loadAverage()).append(".\n");
     MarkdownSections.rewrite(opt.output(), "loop-compress", md.toString());
+  }
+
+  /**
+   * One row of the compress table: {@code net} trained with results compressed by {@code c} for
+   * each seed; returns the uncompressed median accuracy ({@code plain}, set by the NONE row).
+   */
+  private double compressRow(
+      StringBuilder md,
+      BenchNet net,
+      JavaRDD<Example> train,
+      JavaRDD<Example> test,
+      Compression c,
+      double epochs,
+      List<Long> seeds,
+      double plain) {
+    List<Double> acc = new ArrayList<>();
+    List<RoundMetrics> all = new ArrayList<>();
+    long floats = 0;
+    for (long seed : seeds) {
+      NetDefinition def =
+          net.channels() == 1
+              ? BenchNets.lenet(seed, LR).definition()
+              : net.definition().withSeed(seed);
+      TrainerConfig cfg =
+          TrainerConfig.builder()
+              .setNetDefinition(def)
+              .optTau(50)
+              .optWorkers(WORKERS)
+              .optSeed(seed)
+              .optCompress(c)
+              .optMaxEpochs(epochs)
+              .build();
+      List<RoundMetrics> ms = new ArrayList<>();
+      Run r = train(cfg, train, test, ms);
+      acc.add(r.accuracy());
+      all.addAll(ms.subList(Math.min(1, ms.size() - 1), ms.size()));
+      floats = r.floats();
+      log("compress %s %s seed %d: accuracy %.4f", net.name(), c.cliName(), seed, r.accuracy());
+    }
+    Spread a = Spread.of(acc);
+    if (c == Compression.NONE) {
+      plain = a.median();
+    }
+    double diff = 100 * (a.median() - plain);
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| %s | %s | %.2f | %s | %s | %.0f | %s |%n",
+            net.name(),
+            c == Compression.NONE ? "32-bit weights" : c.cliName() + " offsets",
+            (floats * 4.0 + WORKERS * floats * c.bytesPerValue()) / 1e6,
+            a.format("%.4f"),
+            c == Compression.NONE ? "–" : String.format(Locale.ROOT, "%+.2f", diff),
+            Spread.of(all.stream().map(m -> (double) m.wallMillis()).toList()).median(),
+            c == Compression.NONE
+                ? ""
+                : plain <= 0.15
+                    ? "uncompressed at chance: no verdict"
+                    : Math.abs(diff) <= 0.3 ? "within 0.3: met" : "**not met**"));
+    return plain;
   }
 
   /**
