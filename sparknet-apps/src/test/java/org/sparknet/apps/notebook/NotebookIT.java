@@ -91,7 +91,7 @@ class NotebookIT {
                       + round
                       + " it "
                       + 40 * round
-                      + " loss [0-9.]+ .* val accuracy 0\\.\\d+")
+                      + " tau 40 loss [0-9.]+ .* val accuracy 0\\.\\d+")
               .matcher(out)
               .find(),
           "no history line for round " + round + ":\n" + out);
