@@ -1,6 +1,8 @@
 package org.sparknet.api.spark;
 
 import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.spark.ml.util.Identifiable;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.model.ModelStore;
@@ -34,5 +36,19 @@ final class CaffeZoo {
         new ModelStore(DefinitionFiles.hadoopConf())
             .readWeights(TaskDevices.forDriver(definition), weightsUri),
         List.of());
+  }
+
+  /**
+   * A model named {@code uidPrefix} plus a random suffix, of {@code definition} with the weights of
+   * {@code weightsUri}, its definition params set.
+   */
+  static <M extends SparkNetParams<M>> M model(
+      NetDefinition definition,
+      String weightsUri,
+      String uidPrefix,
+      BiFunction<String, TrainedNet, M> make) {
+    M m = make.apply(Identifiable.randomUID(uidPrefix), trained(definition, weightsUri));
+    StageSupport.setDefinition(m, definition);
+    return m;
   }
 }

@@ -94,12 +94,8 @@ public final class SparkNetClassificationModel
   /** A model of {@code definition} (any engine) and the weights file {@code weightsFile}. */
   public static SparkNetClassificationModel fromCaffe(
       NetDefinition definition, String weightsFile) {
-    SparkNetClassificationModel m =
-        new SparkNetClassificationModel(
-            Identifiable.randomUID("sparkNetClassificationModel"),
-            CaffeZoo.trained(definition, weightsFile));
-    StageSupport.setDefinition(m, definition);
-    return m;
+    return CaffeZoo.model(
+        definition, weightsFile, "sparkNetClassificationModel", SparkNetClassificationModel::new);
   }
 
   @Override

@@ -9,7 +9,6 @@ import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.data.FeatureColumns;
 
 /**
  * A SparkNet net as a Spark ML classifier: {@code fit} trains it with the distributed loop of
@@ -92,11 +91,7 @@ public final class SparkNetClassifier
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(schema, this);
-    FeatureColumns.checkLabel(schema, getLabelCol());
-    if (!getValidationCol().isEmpty()) {
-      ValidationSplit.checkFlagColumn(schema, getValidationCol());
-    }
+    StageSupport.checkTrainingColumns(schema, this);
     return SparkNetClassificationModel.outputSchema(schema, this);
   }
 

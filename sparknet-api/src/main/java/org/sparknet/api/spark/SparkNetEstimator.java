@@ -8,7 +8,6 @@ import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.data.FeatureColumns;
 
 /**
  * A SparkNet net as a general Spark ML estimator, for regression and feature extraction: {@code
@@ -68,11 +67,7 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(schema, this);
-    FeatureColumns.checkLabel(schema, getLabelCol());
-    if (!getValidationCol().isEmpty()) {
-      ValidationSplit.checkFlagColumn(schema, getValidationCol());
-    }
+    StageSupport.checkTrainingColumns(schema, this);
     return SparkNetModel.outputSchema(schema, this);
   }
 

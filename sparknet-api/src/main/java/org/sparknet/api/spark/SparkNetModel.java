@@ -55,11 +55,7 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   /** A model of {@code definition} (any engine) and the weights file {@code weightsFile}. */
   public static SparkNetModel fromCaffe(NetDefinition definition, String weightsFile) {
-    SparkNetModel m =
-        new SparkNetModel(
-            Identifiable.randomUID("sparkNetModel"), CaffeZoo.trained(definition, weightsFile));
-    StageSupport.setDefinition(m, definition);
-    return m;
+    return CaffeZoo.model(definition, weightsFile, "sparkNetModel", SparkNetModel::new);
   }
 
   public SparkNetModel(WeightCollection weights) {

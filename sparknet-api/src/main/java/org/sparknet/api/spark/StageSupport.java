@@ -87,6 +87,15 @@ final class StageSupport {
         schema, p.getFeaturesCol(), Math.toIntExact(n), "inputShape " + Arrays.toString(shape));
   }
 
+  /** What fitting reads: the features, the label and, when set, the validation flag column. */
+  static void checkTrainingColumns(StructType schema, TrainingParams<?> p) {
+    checkFeatures(schema, p);
+    FeatureColumns.checkLabel(schema, p.getLabelCol());
+    if (!p.getValidationCol().isEmpty()) {
+      ValidationSplit.checkFlagColumn(schema, p.getValidationCol());
+    }
+  }
+
   /** {@code schema} plus column {@code name} (none when the name is empty). */
   static StructType append(StructType schema, String name, DataType type, String param) {
     if (name == null || name.isEmpty()) {

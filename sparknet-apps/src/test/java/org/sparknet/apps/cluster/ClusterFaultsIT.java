@@ -37,8 +37,8 @@ import org.sparknet.apps.testing.CliFixtures;
  * <ol>
  *   <li>undisturbed: the reference weights, accuracy and example counts;
  *   <li>an executor killed (kill -9) mid-round: Spark re-runs its task, training finishes, accuracy
- *       within 1.5 points (the restarted solver's momentum starts from zero, which moved CI's
- *       run by 0.5 points on 2,000 test images), every round counts each partition's examples once;
+ *       within 1.5 points (the restarted solver's momentum starts from zero, which moved CI's run
+ *       by 0.5 points on 2,000 test images), every round counts each partition's examples once;
  *   <li>the driver killed mid-training, the same command run again: resumes from the last complete
  *       checkpoint (ignoring a half-written one) and ends with weights identical to the reference;
  *   <li>speculative execution: copies of tasks run, weights identical, nothing counted twice;
