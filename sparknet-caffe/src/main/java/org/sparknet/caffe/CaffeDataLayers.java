@@ -1,10 +1,9 @@
 package org.sparknet.caffe;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.caffe.internal.DataLayers;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
@@ -41,7 +40,7 @@ public final class CaffeDataLayers {
       Boolean mirror,
       List<Float> meanValues,
       Integer batchSize,
-      List<Path> baseDirs) {
+      List<StoragePath> baseDirs) {
     public Overrides {
       baseDirs = baseDirs == null ? List.of() : List.copyOf(baseDirs);
     }
@@ -61,7 +60,11 @@ public final class CaffeDataLayers {
    * @param meanFile the data layers' mean_file, located, or null
    */
   public record Rewritten(
-      String solverText, String netText, int cropSize, List<Integer> inputShape, Path meanFile) {}
+      String solverText,
+      String netText,
+      int cropSize,
+      List<Integer> inputShape,
+      StoragePath meanFile) {}
 
   /**
    * Rewrites the data layers of a solver and net ({@code netText} null when the solver embeds the
@@ -105,7 +108,7 @@ public final class CaffeDataLayers {
     private Integer netCrop;
     private int dataLayers;
     private List<Integer> inputShape;
-    private Path meanFile;
+    private StoragePath meanFile;
     private String meanSource;
 
     Rewriting(String netSource, Overrides o) {
@@ -218,21 +221,26 @@ public final class CaffeDataLayers {
     return dims.size() == 4 ? dims.subList(1, 4) : null;
   }
 
-  private static Path locate(String meanFile, List<Path> baseDirs, String where) {
-    Path named = Path.of(meanFile);
-    List<Path> tried = new ArrayList<>();
-    if (named.isAbsolute()) {
-      tried.add(named);
+  /**
+   * A relative mean_file is looked for in each base directory (on that directory's file system); an
+   * absolute path or a URI stands as written.
+   */
+  private static StoragePath locate(String meanFile, List<StoragePath> baseDirs, String where) {
+    List<StoragePath> tried = new ArrayList<>();
+    boolean relative =
+        !meanFile.startsWith("/") && !meanFile.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*");
+    if (!relative || baseDirs.isEmpty()) {
+      tried.add(StoragePath.of(meanFile));
     } else {
-      for (Path dir : baseDirs) {
-        Path p = dir.resolve(named).toAbsolutePath().normalize();
+      for (StoragePath dir : baseDirs) {
+        StoragePath p = dir.resolve(meanFile);
         if (!tried.contains(p)) {
           tried.add(p);
         }
       }
     }
-    for (Path p : tried) {
-      if (Files.isRegularFile(p)) {
+    for (StoragePath p : tried) {
+      if (p.isFile()) {
         return p;
       }
     }

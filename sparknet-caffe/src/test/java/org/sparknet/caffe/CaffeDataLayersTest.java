@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * The text rewrites of the zoo nets' data layers, without Caffe's natives.
@@ -52,8 +53,13 @@ class CaffeDataLayersTest {
             Zoo.text("caffenet_solver.prototxt"),
             Zoo.text("caffenet_train_val.prototxt"),
             "caffenet_train_val.prototxt",
-            new CaffeDataLayers.Overrides(null, false, null, 5, List.of(dir.resolve("x"), dir)));
-    assertEquals(mean, r.meanFile());
+            new CaffeDataLayers.Overrides(
+                null,
+                false,
+                null,
+                5,
+                List.of(StoragePath.of(dir.resolve("x")), StoragePath.of(dir))));
+    assertEquals(StoragePath.of(mean), r.meanFile());
     assertEquals(227, r.cropSize());
     assertNull(r.inputShape(), "the zoo net has no Input layer");
     String flat = r.netText().replaceAll("\\s+", " ");
@@ -74,7 +80,8 @@ class CaffeDataLayersTest {
                     Zoo.text("cifar10_quick_solver.prototxt"),
                     Zoo.text("cifar10_quick_train_test.prototxt"),
                     "cifar10_quick_train_test.prototxt",
-                    new CaffeDataLayers.Overrides(null, null, null, null, List.of(dir))));
+                    new CaffeDataLayers.Overrides(
+                        null, null, null, null, List.of(StoragePath.of(dir)))));
     assertTrue(
         e.getMessage().startsWith("cifar10_quick_train_test.prototxt, layer 'cifar'"),
         e.getMessage());

@@ -1,14 +1,10 @@
 package org.sparknet.apps.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * A Caffe solver and net read from unchanged Caffe files. A solver's {@code net:} (or {@code
@@ -28,11 +24,18 @@ record CaffeFiles(String solverText, String netText, String netSource) {
   private static final Pattern EMBEDDED_NET = Pattern.compile("(?m)^\\s*(?:train_)?net_param\\b");
   private static final Pattern RANDOM_SEED = Pattern.compile("(?m)^\\s*random_seed\\s*:\\s*(\\d+)");
 
+  /** {@link #read(StoragePath, StoragePath)} of local files. */
+  static CaffeFiles read(java.nio.file.Path solver, java.nio.file.Path net) {
+    return read(
+        solver == null ? null : StoragePath.of(solver), net == null ? null : StoragePath.of(net));
+  }
+
   /**
-   * Reads {@code solver} and the net: {@code net} when given, else the file the solver names.
-   * Either may be null, not both.
+   * Reads {@code solver} and the net: {@code net} when given, else the file the solver names (a
+   * relative name beside the solver, on the solver's file system, then against the default file
+   * system's working directory). Either may be null, not both.
    */
-  static CaffeFiles read(Path solver, Path net) {
+  static CaffeFiles read(StoragePath solver, StoragePath net) {
     if (solver == null && net == null) {
       throw new IllegalArgumentException("Give the net with --net FILE or --solver FILE");
     }
@@ -42,11 +45,13 @@ record CaffeFiles(String solverText, String netText, String netSource) {
     }
     Matcher m = NET_FILE.matcher(solverText);
     if (m.find()) {
-      Path named = Path.of(m.group(1));
-      Path besideSolver = solver.toAbsolutePath().getParent().resolve(named);
-      List<Path> candidates = named.isAbsolute() ? List.of(named) : List.of(besideSolver, named);
-      for (Path p : candidates) {
-        if (Files.isRegularFile(p)) {
+      String named = m.group(1);
+      StoragePath besideSolver = solver.parent().resolve(named);
+      StoragePath asWritten = StoragePath.of(named, solver.settings());
+      List<StoragePath> candidates =
+          besideSolver.equals(asWritten) ? List.of(asWritten) : List.of(besideSolver, asWritten);
+      for (StoragePath p : candidates) {
+        if (p.isFile()) {
           return new CaffeFiles(solverText, text(p, "Net"), p.toString());
         }
       }
@@ -54,11 +59,11 @@ record CaffeFiles(String solverText, String netText, String netSource) {
           "Solver "
               + solver
               + " names the net file '"
-              + m.group(1)
+              + named
               + "', which is neither at "
               + besideSolver
               + " nor at "
-              + named.toAbsolutePath()
+              + asWritten
               + "; pass --net FILE");
     }
     if (EMBEDDED_NET.matcher(solverText).find()) {
@@ -78,14 +83,10 @@ record CaffeFiles(String solverText, String netText, String netSource) {
     return new NetDefinition("caffe", solverText, netText, sampleShape, seed, "cpu");
   }
 
-  static String text(Path file, String what) {
-    if (!Files.isRegularFile(file)) {
+  static String text(StoragePath file, String what) {
+    if (!file.isFile()) {
       throw new IllegalArgumentException(what + " file " + file + " does not exist");
     }
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + what.toLowerCase() + " file " + file, e);
-    }
+    return file.readText();
   }
 }

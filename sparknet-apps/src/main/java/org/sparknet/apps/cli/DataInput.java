@@ -1,7 +1,5 @@
 package org.sparknet.apps.cli;
 
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +14,7 @@ import org.apache.spark.util.LongAccumulator;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureColumns;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.data.CifarDataset;
 import org.sparknet.apps.data.CifarFile;
 import org.sparknet.apps.data.DataFormat;
@@ -72,8 +71,8 @@ final class DataInput {
     }
     switch (f) {
       case IDX -> {
-        Path imgs = IdxInput.file(uri, option);
-        Path labels = IdxInput.labels(imgs, labelsUri, labelsOption, labelsRequired);
+        StoragePath imgs = IdxInput.file(uri, option);
+        StoragePath labels = IdxInput.labels(imgs, labelsUri, labelsOption, labelsRequired);
         return new DataInput(
             f,
             option,
@@ -83,17 +82,17 @@ final class DataInput {
             null);
       }
       case CIFAR, CIFAR100 -> {
-        List<Path> files = new ArrayList<>();
+        List<StoragePath> files = new ArrayList<>();
         for (String part : uri.split(",")) {
           files.add(IdxInput.file(part.strip(), option));
         }
         CifarFile.Variant v =
             f == DataFormat.CIFAR ? CifarFile.Variant.CIFAR10 : CifarFile.Variant.CIFAR100;
         boolean coarse = f == DataFormat.CIFAR100 && o.cifar100Label.equals("coarse");
-        return new DataInput(f, option, null, CifarDataset.open(files, v, coarse), null, null);
+        return new DataInput(f, option, null, CifarDataset.openAt(files, v, coarse), null, null);
       }
       case IMAGES -> {
-        ImageFolder folder = ImageFolder.open(localPath(uri, option));
+        ImageFolder folder = ImageFolder.open(folder(uri, option));
         if (labelsRequired && !folder.labelled()) {
           throw new IllegalArgumentException(
               option
@@ -105,34 +104,24 @@ final class DataInput {
         return new DataInput(f, option, null, null, folder, null);
       }
       default -> {
-        if (!uri.matches("^[A-Za-z][A-Za-z0-9+.-]+://.*")) {
-          Path p = localPath(uri, option);
-          if (!Files.exists(p)) {
-            throw new IllegalArgumentException(option + " " + p + " does not exist");
-          }
-        }
-        return new DataInput(f, option, null, null, null, uri);
+        StoragePath p = folder(uri, option);
+        return new DataInput(f, option, null, null, null, p.toString());
       }
     }
   }
 
-  private static Path localPath(String uri, String option) {
-    if (uri.startsWith("file:")) {
-      return Path.of(URI.create(uri));
+  /** The directory (or Parquet file) {@code uri} names; it must exist. */
+  private static StoragePath folder(String uri, String option) {
+    StoragePath p;
+    try {
+      p = StoragePath.of(uri);
+      if (p.exists()) {
+        return p;
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
     }
-    if (uri.matches("^[A-Za-z][A-Za-z0-9+.-]+://.*")) {
-      throw new IllegalArgumentException(
-          option
-              + " "
-              + uri
-              + ": only local paths and file: URIs are supported for this format (on a cluster,"
-              + " put the files on a volume every worker mounts at the same path)");
-    }
-    Path p = Path.of(uri);
-    if (!Files.exists(p)) {
-      throw new IllegalArgumentException(option + " " + p + " does not exist");
-    }
-    return p;
+    throw new IllegalArgumentException(option + " " + p + " does not exist");
   }
 
   DataFormat format() {
@@ -253,14 +242,14 @@ final class DataInput {
    */
   private static CaffeDataLayers.Rewritten rewriteDataLayers(
       CaffeFiles files, NetOptions n, DataOptions o) {
-    List<Path> baseDirs = new ArrayList<>();
+    List<StoragePath> baseDirs = new ArrayList<>();
     if (n.solver != null) {
-      baseDirs.add(n.solver.toAbsolutePath().getParent());
+      baseDirs.add(StoragePath.of(n.solver).parent());
     }
     if (n.net != null) {
-      baseDirs.add(n.net.toAbsolutePath().getParent());
+      baseDirs.add(StoragePath.of(n.net).parent());
     }
-    baseDirs.add(Path.of("").toAbsolutePath());
+    baseDirs.add(StoragePath.of(Path.of("")));
     return CaffeDataLayers.rewrite(
         files.solverText(),
         files.netText(),

@@ -1,14 +1,12 @@
 package org.sparknet.apps.cli;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.device.TaskDevices;
-import org.sparknet.caffe.CaffeModels;
-import org.sparknet.caffe.CaffeNet;
+import org.sparknet.api.model.ModelStore;
+import org.sparknet.api.storage.StoragePath;
 import picocli.CommandLine.Option;
 
 /** The options that name a Caffe net, shared by train, test and predict. */
@@ -18,14 +16,15 @@ final class NetOptions {
       paramLabel = "FILE",
       description =
           "Caffe solver prototxt, unchanged; a relative net: path is resolved against the solver's"
-              + " directory, then the current directory.")
-  Path solver;
+              + " directory (on the same file system), then the current directory. Any Hadoop"
+              + " URI (hdfs://, s3a://, file:) or path.")
+  String solver;
 
   @Option(
       names = "--net",
       paramLabel = "FILE",
-      description = "Caffe net prototxt (overrides the solver's net:).")
-  Path net;
+      description = "Caffe net prototxt (overrides the solver's net:); a Hadoop URI or path.")
+  String net;
 
   @Option(
       names = "--sample-shape",
@@ -58,7 +57,7 @@ final class NetOptions {
 
   /** The solver and net files, read and the net located. */
   CaffeFiles files() {
-    return CaffeFiles.read(solver, net);
+    return CaffeFiles.read(existing(solver, "--solver"), existing(net, "--net"));
   }
 
   /** The definition of {@code files}; {@code imageShape} when no --sample-shape was given. */
@@ -76,26 +75,39 @@ final class NetOptions {
     return files.definition(new ArrayList<>(shape), seed != null ? seed : files.seed(42));
   }
 
-  /** The weights of a .caffemodel, checked against the net. */
-  static WeightCollection loadWeights(NetDefinition def, Path caffemodel) {
-    try (CaffeNet caffe = CaffeNet.create(TaskDevices.forDriver(def))) {
-      CaffeModels.load(caffe, caffemodel);
-      return caffe.getWeights();
-    }
+  /** The weights of a .caffemodel (on any Hadoop file system), checked against the net. */
+  static WeightCollection loadWeights(NetDefinition def, StoragePath caffemodel) {
+    return new ModelStore(caffemodel.settings().conf())
+        .readWeights(TaskDevices.forDriver(def), caffemodel.toString());
   }
 
-  /** Writes {@code weights} as a Caffe .caffemodel (fails if the file exists). */
-  static void saveWeights(NetDefinition def, WeightCollection weights, Path caffemodel) {
-    try (CaffeNet caffe = CaffeNet.create(TaskDevices.forDriver(def))) {
-      caffe.setWeights(weights);
-      CaffeModels.save(caffe, caffemodel, false);
-    }
+  /**
+   * Writes {@code weights} as a Caffe .caffemodel (fails if the file exists), under a temporary
+   * name first, so that a failed write leaves no file that reads as complete.
+   */
+  static void saveWeights(NetDefinition def, WeightCollection weights, StoragePath caffemodel) {
+    new ModelStore(caffemodel.settings().conf())
+        .writeWeights(TaskDevices.forDriver(def), weights, caffemodel.toString(), false);
   }
 
-  static Path existing(Path file, String option) {
-    if (file != null && !Files.isRegularFile(file)) {
-      throw new IllegalArgumentException(option + " file " + file + " does not exist");
+  /**
+   * The file {@code uri} names (null for null), which must exist: otherwise bad input naming {@code
+   * option} and the URI.
+   */
+  static StoragePath existing(String uri, String option) {
+    if (uri == null) {
+      return null;
     }
-    return file;
+    StoragePath p;
+    try {
+      p = StoragePath.of(uri);
+      if (p.isFile()) {
+        return p;
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
+    throw new IllegalArgumentException(
+        option + " file " + p + (p.exists() ? " is a directory" : " does not exist"));
   }
 }

@@ -1,14 +1,11 @@
 package org.sparknet.apps.cli;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.predict.BatchInference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,8 +28,8 @@ public final class PredictCommand implements Callable<Integer> {
       names = "--weights",
       required = true,
       paramLabel = "FILE.caffemodel",
-      description = "Trained weights.")
-  Path weights;
+      description = "Trained weights (a Hadoop URI or path).")
+  String weights;
 
   @Option(
       names = "--input",
@@ -54,8 +51,9 @@ public final class PredictCommand implements Callable<Integer> {
       names = "--output",
       required = true,
       paramLabel = "DIR",
-      description = "Parquet directory to create (must not exist).")
-  Path output;
+      description =
+          "Parquet directory to create (must not exist, or be empty), on any Hadoop file system.")
+  String output;
 
   @Option(
       names = "--blob",
@@ -75,23 +73,24 @@ public final class PredictCommand implements Callable<Integer> {
     sparkOptions.check();
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
-    NetOptions.existing(weights, "--weights");
+    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
     DataInput data =
         DataInput.open(dataOptions, input, "--input", inputLabels, "--input-labels", false);
-    if (Files.exists(output) && !isEmptyDirectory(output)) {
+    StoragePath out = TrainCommand.outputOption(output, "--output");
+    if (out.exists() && !(out.isDirectory() && out.list().isEmpty())) {
       throw new IllegalArgumentException(
-          "--output " + output + " already exists; choose a new directory");
+          "--output " + out + " already exists; choose a new directory");
     }
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
     String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);
-    WeightCollection w = NetOptions.loadWeights(def, weights);
+    WeightCollection w = NetOptions.loadWeights(def, weightsFile);
     SparkSession spark = sparkOptions.session("SparkNet predict");
     long written;
     boolean labelled;
     try {
-      if (Files.exists(output)) {
-        Files.delete(output); // an empty directory: Spark wants to create it
+      if (out.exists()) {
+        out.delete(); // an empty directory: Spark wants to create it
       }
       labelled = data.labelled(dataOptions, spark);
       BatchInference.predict(
@@ -102,27 +101,14 @@ public final class PredictCommand implements Callable<Integer> {
               labelled,
               b)
           .write()
-          .parquet(output.toString());
-      written = spark.read().parquet(output.toString()).count();
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot replace the empty directory " + output, e);
+          .parquet(out.toString());
+      written = spark.read().parquet(out.toString()).count();
     } finally {
       spark.stop();
     }
     System.out.printf(
         "Predicted %,d examples (blob '%s'%s%s) into %s%n",
-        written, b, labelled ? ", with labels" : ", no labels", data.skippedReport(), output);
+        written, b, labelled ? ", with labels" : ", no labels", data.skippedReport(), out);
     return SparkNetCli.EXIT_OK;
-  }
-
-  private static boolean isEmptyDirectory(Path p) {
-    if (!Files.isDirectory(p)) {
-      return false;
-    }
-    try (Stream<Path> s = Files.list(p)) {
-      return s.findAny().isEmpty();
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

@@ -1,11 +1,11 @@
 package org.sparknet.apps.cli;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
 import picocli.CommandLine.Command;
@@ -28,8 +28,8 @@ public final class TestCommand implements Callable<Integer> {
       names = "--weights",
       required = true,
       paramLabel = "FILE.caffemodel",
-      description = "Weights to test.")
-  Path weights;
+      description = "Weights to test (a Hadoop URI or path).")
+  String weights;
 
   @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
   String test;
@@ -52,7 +52,7 @@ public final class TestCommand implements Callable<Integer> {
     sparkOptions.check();
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
-    NetOptions.existing(weights, "--weights");
+    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
     DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
@@ -66,13 +66,13 @@ public final class TestCommand implements Callable<Integer> {
               .optTau(1)
               .build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
-        trainer.setWeights(NetOptions.loadWeights(def, weights));
+        trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         trainer.setValidationData(
             data.toRdd(spark, sparkOptions.workers, loading, false, dataOptions));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",
-            weights, data.describeCount(), data.skippedReport(), TrainCommand.format(metrics));
+            weightsFile, data.describeCount(), data.skippedReport(), TrainCommand.format(metrics));
       }
     } finally {
       spark.stop();

@@ -1,14 +1,12 @@
 package org.sparknet.apps.cli;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
@@ -93,8 +91,8 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(
       names = "--weights",
       paramLabel = "FILE.caffemodel",
-      description = "Start from these weights.")
-  Path weights;
+      description = "Start from these weights (a Hadoop URI or path).")
+  String weights;
 
   @Option(
       names = "--checkpoint",
@@ -106,17 +104,19 @@ public final class TrainCommand implements Callable<Integer> {
       names = "--output",
       defaultValue = "sparknet-output",
       paramLabel = "DIR",
-      description = "Directory for final.caffemodel and metrics.jsonl; default ${DEFAULT-VALUE}.")
-  Path output;
+      description =
+          "Directory for final.caffemodel and metrics.jsonl (a Hadoop URI or path); default"
+              + " ${DEFAULT-VALUE}.")
+  String output;
 
   @Option(
       names = "--metrics",
       paramLabel = "FILE",
       description = "One JSON line per round (default OUTPUT/metrics.jsonl).")
-  Path metrics;
+  String metrics;
 
   @Option(names = "--plot", paramLabel = "FILE", description = "PNG of loss and accuracy.")
-  Path plot;
+  String plot;
 
   @Option(
       names = "--deterministic",
@@ -157,22 +157,25 @@ public final class TrainCommand implements Callable<Integer> {
     checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
-    NetOptions.existing(weights, "--weights");
+    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
     if (netOptions.solver == null) {
       throw new IllegalArgumentException("train needs --solver FILE");
     }
     DataInput.Loading loading = trainSet.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), master);
-    Path finalModel = output.resolve("final.caffemodel");
-    if (Files.exists(finalModel)) {
+    StoragePath outputDir = outputOption(output, "--output");
+    StoragePath finalModel = outputDir.resolve("final.caffemodel");
+    if (finalModel.exists()) {
       throw new IllegalArgumentException(
           finalModel + " already exists; choose another --output or remove it");
     }
-    Path metricsFile = metrics != null ? metrics : output.resolve("metrics.jsonl");
+    StoragePath metricsFile =
+        metrics != null ? outputOption(metrics, "--metrics") : outputDir.resolve("metrics.jsonl");
+    StoragePath plotFile = plot == null ? null : outputOption(plot, "--plot");
     try {
-      Files.createDirectories(output);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot create --output directory " + output, e);
+      outputDir.mkdirs();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--output: " + e.getMessage(), e);
     }
     TrainerConfig cfg = config(def, avg, metricsFile);
     PrintStream out = System.out;
@@ -195,7 +198,7 @@ public final class TrainCommand implements Callable<Integer> {
         if (trainer.round() > 0) {
           out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
         } else if (weights != null) {
-          trainer.setWeights(NetOptions.loadWeights(def, weights));
+          trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         }
         trainer.setTrainingData(trainSet.toRdd(spark, workers, loading, true, dataOptions));
         trainer.setValidationData(testSet.toRdd(spark, workers, loading, false, dataOptions));
@@ -208,8 +211,8 @@ public final class TrainCommand implements Callable<Integer> {
         NetOptions.saveWeights(def, trainer.getWeights(), finalModel);
         out.printf("Final test: %s%n", format(last));
         out.printf("Weights written to %s; metrics to %s%n", finalModel, metricsFile);
-        if (plot != null && !curves.isEmpty()) {
-          curves.toFigure().writePng(plot);
+        if (plotFile != null && !curves.isEmpty()) {
+          plotFile.write(curves.toFigure().toPng(), true);
         }
       }
     } finally {
@@ -255,7 +258,16 @@ public final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private TrainerConfig config(NetDefinition def, Averaging avg, Path metricsFile) {
+  /** An output path given as {@code option}, named in the message when it cannot be used. */
+  static StoragePath outputOption(String uri, String option) {
+    try {
+      return StoragePath.of(uri);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
+  }
+
+  private TrainerConfig config(NetDefinition def, Averaging avg, StoragePath metricsFile) {
     TrainerConfig.Builder config =
         TrainerConfig.builder()
             .setNetDefinition(def)
@@ -270,7 +282,7 @@ public final class TrainCommand implements Callable<Integer> {
       config.optValidationInterval(testInterval);
     }
     if (checkpoint != null) {
-      config.optCheckpointDir(checkpoint);
+      config.optCheckpointDir(outputOption(checkpoint, "--checkpoint").toString());
     }
     if (deterministic) {
       if (tau.seconds != null || AdaptiveTauOptions.isAuto(tau.steps)) {

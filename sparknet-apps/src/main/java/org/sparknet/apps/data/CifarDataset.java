@@ -8,13 +8,17 @@ import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * One or more CIFAR binary batch files read into Spark as labelled 3x32x32 examples (channels in
  * the file's R, G, B order, as Caffe's {@code convert_cifar_data} stores them; pixels 0-255 times a
  * scale). The files are checked on the driver; the records are read on the executors, each
  * partition reading its own range of records (across file boundaries), so no data travels inside
- * tasks. On a cluster the files must be readable at the same path on every worker.
+ * tasks. The files may be on any Hadoop file system: each task seeks to its first record, so it
+ * reads only its own bytes. (Spark's {@code binaryRecords} would read the same fixed-length
+ * records, but in partitions of its own choosing; these ranges keep the partitions and each
+ * record's crop seed the same on every file system.)
  */
 public final class CifarDataset {
   private final List<CifarFile> files;
@@ -30,6 +34,12 @@ public final class CifarDataset {
    * label instead of the fine (100-class) one.
    */
   public static CifarDataset open(List<Path> paths, CifarFile.Variant variant, boolean coarse) {
+    return openAt(paths.stream().map(StoragePath::of).toList(), variant, coarse);
+  }
+
+  /** {@link #open} for files on any Hadoop file system. */
+  public static CifarDataset openAt(
+      List<StoragePath> paths, CifarFile.Variant variant, boolean coarse) {
     if (paths.isEmpty()) {
       throw new IllegalArgumentException("No CIFAR files given");
     }
@@ -37,7 +47,7 @@ public final class CifarDataset {
       throw new IllegalArgumentException("Coarse labels exist only in CIFAR-100 files");
     }
     List<CifarFile> files = new ArrayList<>();
-    for (Path p : paths) {
+    for (StoragePath p : paths) {
       files.add(CifarFile.open(p, variant));
     }
     return new CifarDataset(files, coarse);
@@ -77,7 +87,7 @@ public final class CifarDataset {
       throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
     }
     // Locals only: the closure must not capture this object.
-    List<String> paths = paths();
+    List<StoragePath> paths = paths();
     CifarFile.Variant variant = files.get(0).variant();
     boolean useCoarse = coarse;
     int n = count();
@@ -91,14 +101,12 @@ public final class CifarDataset {
             });
   }
 
-  private List<String> paths() {
-    return files.stream()
-        .map(f -> f.path().toAbsolutePath().toString())
-        .collect(Collectors.toList());
+  private List<StoragePath> paths() {
+    return files.stream().map(CifarFile::path).collect(Collectors.toList());
   }
 
   private static List<Example> read(
-      List<String> paths,
+      List<StoragePath> paths,
       CifarFile.Variant variant,
       boolean coarse,
       int from,
@@ -109,12 +117,12 @@ public final class CifarDataset {
     int rs = variant.recordSize();
     int labelOffset = variant == CifarFile.Variant.CIFAR100 && !coarse ? 1 : 0;
     int base = 0; // global index of the current file's first record
-    for (String p : paths) {
+    for (StoragePath p : paths) {
       if (base >= to) {
         break;
       }
       // The size is checked again on the executor: a file changed or missing there is named.
-      CifarFile f = CifarFile.openSized(Path.of(p), variant);
+      CifarFile f = CifarFile.openSized(p, variant);
       int lo = Math.max(from, base);
       int hi = Math.min(to, base + f.count());
       if (lo < hi) {

@@ -2,10 +2,9 @@ package org.sparknet.apps.data;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * One CIFAR binary batch file ({@code data_batch_1.bin}, {@code test.bin}, ...): fixed-size records
@@ -37,11 +36,11 @@ public final class CifarFile {
     }
   }
 
-  private final Path path;
+  private final StoragePath path;
   private final Variant variant;
   private final int count;
 
-  private CifarFile(Path path, Variant variant, int count) {
+  private CifarFile(StoragePath path, Variant variant, int count) {
     this.path = path;
     this.variant = variant;
     this.count = count;
@@ -49,21 +48,23 @@ public final class CifarFile {
 
   /** Opens {@code path}, checking its size and the range of every label byte. */
   public static CifarFile open(Path path, Variant variant) {
+    return open(StoragePath.of(path), variant);
+  }
+
+  /** {@link #open(Path, Variant)} for a file on any Hadoop file system. */
+  public static CifarFile open(StoragePath path, Variant variant) {
     CifarFile f = openSized(path, variant);
     f.checkLabels();
     return f;
   }
 
   /** Opens {@code path} checking only its size (executors: the driver checked the labels). */
-  static CifarFile openSized(Path path, Variant variant) {
-    long size;
-    try {
-      size = Files.size(path);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("CIFAR file " + path + " does not exist", e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read CIFAR file " + path + ": " + e, e);
+  static CifarFile openSized(StoragePath path, Variant variant) {
+    if (!path.isFile()) {
+      throw new IllegalArgumentException(
+          "CIFAR file " + path + (path.exists() ? " is a directory" : " does not exist"));
     }
+    long size = path.length();
     int rs = variant.recordSize();
     if (size == 0 || size % rs != 0) {
       throw new IllegalArgumentException(
@@ -84,7 +85,7 @@ public final class CifarFile {
     return new CifarFile(path, variant, (int) (size / rs));
   }
 
-  public Path path() {
+  public StoragePath path() {
     return path;
   }
 
@@ -133,8 +134,8 @@ public final class CifarFile {
     }
     int rs = variant.recordSize();
     byte[] out = new byte[Math.multiplyExact(to - from, rs)];
-    try (InputStream in = Files.newInputStream(path)) {
-      in.skipNBytes((long) from * rs);
+    try (FSDataInputStream in = path.open()) {
+      in.seek((long) from * rs);
       int n = in.readNBytes(out, 0, out.length);
       if (n != out.length) {
         throw new EOFException();
@@ -142,10 +143,8 @@ public final class CifarFile {
     } catch (EOFException e) {
       throw new IllegalArgumentException(
           "CIFAR file " + path + " ended before record " + to + "; it changed since it was opened");
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("CIFAR file " + path + " does not exist", e);
     } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read CIFAR file " + path + ": " + e, e);
+      throw new IllegalArgumentException("CIFAR file: " + path.problem("read", e).getMessage(), e);
     }
     return out;
   }

@@ -17,14 +17,16 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * A pair of IDX files (images and labels, MNIST layout) read into Spark as labelled examples.
  *
  * <p>The files are checked on the driver (magic numbers, matching counts, labels in range); the
  * records are then read on the executors, each partition reading its own range of records, so no
- * data is shipped from the driver inside tasks. On a cluster the files must be readable at the same
- * path on every worker (a shared volume).
+ * data is shipped from the driver inside tasks. The files may be on any Hadoop file system ({@code
+ * hdfs:}, {@code s3a:}, {@code file:}): each task opens them on its executor and reads its own
+ * range (see {@link IdxFile} for gzipped files).
  */
 public final class IdxDataset {
   private final IdxFile images;
@@ -42,6 +44,11 @@ public final class IdxDataset {
    * numClasses)}.
    */
   public static IdxDataset open(Path imagesFile, Path labelsFile, int numClasses) {
+    return open(StoragePath.of(imagesFile), StoragePath.of(labelsFile), numClasses);
+  }
+
+  /** {@link #open(Path, Path, int)} for files on any Hadoop file system. */
+  public static IdxDataset open(StoragePath imagesFile, StoragePath labelsFile, int numClasses) {
     IdxFile images = IdxFile.open(imagesFile);
     IdxFile labels = IdxFile.open(labelsFile);
     if (labels.recordSize() != 1 || labels.recordDims().length != 0) {
@@ -85,6 +92,11 @@ public final class IdxDataset {
 
   /** An images file without labels (for prediction): every example gets label -1. */
   public static IdxDataset openUnlabelled(Path imagesFile) {
+    return openUnlabelled(StoragePath.of(imagesFile));
+  }
+
+  /** {@link #openUnlabelled(Path)} for a file on any Hadoop file system. */
+  public static IdxDataset openUnlabelled(StoragePath imagesFile) {
     return new IdxDataset(IdxFile.open(imagesFile), null, 0);
   }
 
@@ -112,7 +124,7 @@ public final class IdxDataset {
 
   /** Reads records {@code [from, to)} as examples, pixels multiplied by {@code scale}. */
   public List<Example> read(int from, int to, float scale) {
-    return read(images.path().toString(), labelsPath(), from, to, scale);
+    return read(images.path(), labelsPath(), from, to, scale);
   }
 
   /**
@@ -136,10 +148,10 @@ public final class IdxDataset {
       throw new IllegalArgumentException(
           "Records [" + from + ", " + to + ") are outside the " + count() + " in " + images.path());
     }
-    // Locals only: the closure must not capture this object. Absolute paths: an executor's working
-    // directory is its own (on a standalone worker, work/APP/N), not the driver's.
-    String imagesPath = images.path().toAbsolutePath().toString();
-    String labelsPath = labelsPath();
+    // Locals only: the closure must not capture this object. The paths were qualified on the
+    // driver: an executor's working directory is its own (on a standalone worker, work/APP/N).
+    StoragePath imagesPath = images.path();
+    StoragePath labelsPath = labelsPath();
     int n = to - from;
     int first = from;
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
@@ -174,8 +186,8 @@ public final class IdxDataset {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
     }
-    String imagesPath = images.path().toString();
-    String labelsPath = labelsPath();
+    StoragePath imagesPath = images.path();
+    StoragePath labelsPath = labelsPath();
     int n = to - from;
     List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     JavaRDD<Row> rows =
@@ -207,16 +219,15 @@ public final class IdxDataset {
     return spark.createDataFrame(rows, schema);
   }
 
-  private String labelsPath() {
-    return labels == null ? null : labels.path().toAbsolutePath().toString();
+  private StoragePath labelsPath() {
+    return labels == null ? null : labels.path();
   }
 
   private static List<Example> read(
-      String imagesPath, String labelsPath, int from, int to, float scale) {
-    IdxFile images = IdxFile.open(Path.of(imagesPath));
+      StoragePath imagesPath, StoragePath labelsPath, int from, int to, float scale) {
+    IdxFile images = IdxFile.open(imagesPath);
     byte[] pixels = images.readRecords(from, to);
-    byte[] labelBytes =
-        labelsPath == null ? null : IdxFile.open(Path.of(labelsPath)).readRecords(from, to);
+    byte[] labelBytes = labelsPath == null ? null : IdxFile.open(labelsPath).readRecords(from, to);
     int size = images.recordSize();
     List<Example> out = new ArrayList<>(to - from);
     for (int r = 0; r < to - from; r++) {

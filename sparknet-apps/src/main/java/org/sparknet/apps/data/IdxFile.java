@@ -5,39 +5,84 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * One IDX file (the MNIST format: a magic number giving the element type and rank, the extents,
  * then the elements), gzip-compressed or plain. Only unsigned-byte elements are supported, which is
  * what MNIST and Fashion-MNIST use. Every error names the file and, for truncation, the record.
+ *
+ * <p>The file may live on any Hadoop file system ({@link StoragePath}). A plain file is read as a
+ * range of records: the reader seeks to the first one, so a Spark task reads only its own bytes,
+ * and a file shorter than its header declares is found when it is opened, from its length. A
+ * gzipped file cannot be entered in the middle: each reader decompresses from the start and skips
+ * to its range (every task of a split dataset reads the prefix before its range), and truncation
+ * shows when the range is read.
  */
 public final class IdxFile {
   private static final int UNSIGNED_BYTE = 0x08;
 
-  private final Path path;
+  private final StoragePath path;
   private final int[] dims;
+  private final boolean gzipped;
 
-  private IdxFile(Path path, int[] dims) {
+  private IdxFile(StoragePath path, int[] dims, boolean gzipped) {
     this.path = path;
     this.dims = dims;
+    this.gzipped = gzipped;
   }
 
-  /** Reads and validates the header of {@code path}. */
+  /** Reads and validates the header of the local file {@code path}. */
   public static IdxFile open(Path path) {
-    try (DataInputStream in = stream(path)) {
-      return new IdxFile(path, readHeader(in, path));
+    return open(StoragePath.of(path));
+  }
+
+  /**
+   * Reads and validates the header of {@code path}; a plain file must be as long as its header
+   * declares.
+   */
+  public static IdxFile open(StoragePath path) {
+    if (path.isDirectory()) {
+      throw new IllegalArgumentException("IDX file " + path + " is a directory");
+    }
+    IdxFile f;
+    try (FSDataInputStream raw = path.open()) {
+      boolean gz = isGzip(raw);
+      try (DataInputStream in = stream(raw, gz)) {
+        f = new IdxFile(path, readHeader(in, path), gz);
+      }
     } catch (IOException e) {
       throw unreadable(path, e);
     }
+    if (!f.gzipped) {
+      long expected = f.headerBytes() + (long) f.count() * f.recordSize();
+      long actual = path.length();
+      if (actual < expected) {
+        throw new IllegalArgumentException(
+            String.format(
+                "IDX file %s is truncated: it holds %,d bytes but its header declares %,d records"
+                    + " of %,d bytes (%,d bytes in all); it ends inside record %d",
+                path,
+                actual,
+                f.count(),
+                f.recordSize(),
+                expected,
+                (actual - f.headerBytes()) / Math.max(1, f.recordSize())));
+      }
+    }
+    return f;
   }
 
-  public Path path() {
+  public StoragePath path() {
     return path;
+  }
+
+  private long headerBytes() {
+    return 4L + 4L * dims.length;
   }
 
   /** Number of records (the first extent). */
@@ -70,9 +115,14 @@ public final class IdxFile {
     }
     int size = recordSize();
     byte[] out = new byte[Math.multiplyExact(to - from, size)];
-    try (DataInputStream in = stream(path)) {
-      readHeader(in, path);
-      in.skipNBytes((long) from * size);
+    try (FSDataInputStream raw = path.open();
+        DataInputStream in = stream(raw, gzipped)) {
+      if (gzipped) {
+        readHeader(in, path);
+        in.skipNBytes((long) from * size);
+      } else {
+        raw.seek(headerBytes() + (long) from * size);
+      }
       for (int r = from; r < to; r++) {
         try {
           in.readFully(out, (r - from) * size, size);
@@ -96,7 +146,7 @@ public final class IdxFile {
     return out;
   }
 
-  private static int[] readHeader(DataInputStream in, Path path) throws IOException {
+  private static int[] readHeader(DataInputStream in, StoragePath path) throws IOException {
     int magic;
     try {
       magic = in.readInt();
@@ -130,22 +180,25 @@ public final class IdxFile {
     return dims;
   }
 
-  private static DataInputStream stream(Path path) throws IOException {
-    InputStream raw = new BufferedInputStream(Files.newInputStream(path), 1 << 16);
-    raw.mark(2);
+  /** Whether the file starts with gzip's magic bytes; leaves {@code raw} at its start. */
+  private static boolean isGzip(FSDataInputStream raw) throws IOException {
     int b0 = raw.read();
     int b1 = raw.read();
-    raw.reset();
-    if (b0 == 0x1f && b1 == 0x8b) {
-      raw = new BufferedInputStream(new GZIPInputStream(raw, 1 << 16), 1 << 16);
-    }
-    return new DataInputStream(raw);
+    raw.seek(0);
+    return b0 == 0x1f && b1 == 0x8b;
   }
 
-  private static IllegalArgumentException unreadable(Path path, IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return new IllegalArgumentException("IDX file " + path + " does not exist", e);
+  /** A reader over {@code raw} from its current position (which a gzipped file needs at 0). */
+  private static DataInputStream stream(FSDataInputStream raw, boolean gzipped) throws IOException {
+    InputStream in = new BufferedInputStream(raw, 1 << 16);
+    if (gzipped) {
+      in = new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
     }
-    return new IllegalArgumentException("Cannot read IDX file " + path + ": " + e.getMessage(), e);
+    return new DataInputStream(in);
+  }
+
+  private static IllegalArgumentException unreadable(StoragePath path, IOException e) {
+    IllegalArgumentException p = path.problem("read", e);
+    return new IllegalArgumentException("IDX file: " + p.getMessage(), e);
   }
 }

@@ -4,20 +4,19 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
-import java.io.File;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
+import org.sparknet.api.storage.StorageSettings;
 
 /**
  * A folder of images, one subfolder per class, as Caffe's ImageNet examples lay them out: class
@@ -25,38 +24,44 @@ import org.sparknet.api.data.Example;
  * files (other files are ignored). A folder with image files and no subfolders is read as
  * unlabelled images (for predict).
  *
- * <p>The listing is made and checked on the driver; the images are decoded on the executors
- * (javax.imageio), resized to the net's input (bilinear), turned into Caffe's layout (BGR channel
- * order, channels x height x width, values 0-255 times a scale) and cropped/mirrored by an {@link
- * ImageTransform}. Undecodable files fail with the file named, or are skipped and counted.
+ * <p>The folder may be on any Hadoop file system. The listing is made and checked on the driver;
+ * the executors read each image's bytes from storage by its URI and decode them (javax.imageio),
+ * resized to the net's input (bilinear), turned into Caffe's layout (BGR channel order, channels x
+ * height x width, values 0-255 times a scale) and cropped/mirrored by an {@link ImageTransform}.
+ * Undecodable files fail with the file named, or are skipped and counted.
  */
 public final class ImageFolder {
   private static final List<String> EXTENSIONS = List.of(".jpg", ".jpeg", ".png", ".bmp", ".gif");
 
-  private final Path root;
+  private final StoragePath root;
   private final List<String> classes;
 
-  /** "label\tpath" per image: plain strings cross the wire without Kryo registrations. */
+  /** "label\tURI" per image: plain strings cross the wire without Kryo registrations. */
   private final List<String> entries;
 
-  private ImageFolder(Path root, List<String> classes, List<String> entries) {
+  private ImageFolder(StoragePath root, List<String> classes, List<String> entries) {
     this.root = root;
     this.classes = classes;
     this.entries = entries;
   }
 
-  /** Lists and checks {@code root}. */
+  /** Lists and checks the local folder {@code root}. */
   public static ImageFolder open(Path root) {
-    if (!Files.isDirectory(root)) {
+    return open(StoragePath.of(root));
+  }
+
+  /** Lists and checks {@code root}, on any Hadoop file system. */
+  public static ImageFolder open(StoragePath root) {
+    if (!root.isDirectory()) {
       throw new IllegalArgumentException(
           "Image folder " + root + " does not exist or is not a directory");
     }
-    List<Path> subdirs = list(root).stream().filter(Files::isDirectory).sorted().toList();
+    List<StoragePath> subdirs = root.list().stream().filter(StoragePath::isDirectory).toList();
     List<String> entries = new ArrayList<>();
     List<String> classes = new ArrayList<>();
     if (subdirs.isEmpty()) {
-      for (Path img : images(root)) {
-        entries.add("-1\t" + img.toAbsolutePath());
+      for (StoragePath img : images(root)) {
+        entries.add("-1\t" + img);
       }
       if (entries.isEmpty()) {
         throw new IllegalArgumentException(
@@ -68,8 +73,8 @@ public final class ImageFolder {
       }
       return new ImageFolder(root, List.of(), entries);
     }
-    for (Path dir : subdirs) {
-      List<Path> imgs = images(dir);
+    for (StoragePath dir : subdirs) {
+      List<StoragePath> imgs = images(dir);
       if (imgs.isEmpty()) {
         throw new IllegalArgumentException(
             "Class folder "
@@ -79,35 +84,27 @@ public final class ImageFolder {
                 + "); every class needs at least one, or remove the folder");
       }
       int label = classes.size();
-      classes.add(dir.getFileName().toString());
-      for (Path img : imgs) {
-        entries.add(label + "\t" + img.toAbsolutePath());
+      classes.add(dir.name());
+      for (StoragePath img : imgs) {
+        entries.add(label + "\t" + img);
       }
     }
     return new ImageFolder(root, List.copyOf(classes), entries);
   }
 
-  private static List<Path> list(Path dir) {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.collect(Collectors.toList());
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot list folder " + dir + ": " + e, e);
-    }
-  }
-
-  private static List<Path> images(Path dir) {
-    return list(dir).stream()
-        .filter(Files::isRegularFile)
+  /** The image files of {@code dir}, sorted by name. */
+  private static List<StoragePath> images(StoragePath dir) {
+    return dir.list().stream()
+        .filter(StoragePath::isFile)
         .filter(
             p -> {
-              String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+              String n = p.name().toLowerCase(Locale.ROOT);
               return EXTENSIONS.stream().anyMatch(n::endsWith);
             })
-        .sorted()
         .toList();
   }
 
-  public Path root() {
+  public StoragePath root() {
     return root;
   }
 
@@ -147,6 +144,7 @@ public final class ImageFolder {
     }
     transform.check(height, width, "folder " + root);
     int n = entries.size();
+    StorageSettings settings = root.settings();
     return sc.parallelize(entries, Math.min(partitions, n))
         .mapPartitionsWithIndex(
             (p, it) -> {
@@ -159,7 +157,8 @@ public final class ImageFolder {
                 int tab = e.indexOf('\t');
                 int label = Integer.parseInt(e.substring(0, tab));
                 String path = e.substring(tab + 1);
-                float[] chw = decode(path, height, width, scale, skipped != null);
+                float[] chw =
+                    decode(StoragePath.of(path, settings), height, width, scale, skipped != null);
                 if (chw == null) {
                   skipped.add(1);
                 } else {
@@ -177,10 +176,25 @@ public final class ImageFolder {
    * undecodable file when {@code lenient}, otherwise an error naming it.
    */
   public static float[] decode(String path, int height, int width, float scale, boolean lenient) {
+    return decode(StoragePath.of(path), height, width, scale, lenient);
+  }
+
+  /**
+   * {@link #decode(String, int, int, float, boolean)} of a file on any Hadoop file system: its
+   * bytes are read here (on the executor), a file that cannot be read fails naming its URI.
+   */
+  static float[] decode(StoragePath file, int height, int width, float scale, boolean lenient) {
+    return decode(file.readAllBytes(), file.toString(), height, width, scale, lenient);
+  }
+
+  /** Decodes the encoded image {@code bytes} of the file {@code name} (named in errors). */
+  public static float[] decode(
+      byte[] bytes, String name, int height, int width, float scale, boolean lenient) {
+    String path = name;
     BufferedImage src;
     String why;
     try {
-      src = ImageIO.read(new File(path));
+      src = ImageIO.read(new ByteArrayInputStream(bytes));
       why = src == null ? "no JPEG/PNG/BMP/GIF reader recognises its content" : null;
     } catch (IOException | RuntimeException e) {
       src = null;

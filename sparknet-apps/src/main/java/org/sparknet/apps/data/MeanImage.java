@@ -1,14 +1,12 @@
 package org.sparknet.apps.data;
 
-import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * A Caffe mean image ({@code transform_param.mean_file}, a binary {@code BlobProto} such as {@code
@@ -27,16 +25,19 @@ public record MeanImage(int channels, int height, int width, float[] data) imple
 
   /** Reads {@code file}; the blob must have one image (num 1) of C x H x W values. */
   public static MeanImage read(Path file) {
+    return read(StoragePath.of(file));
+  }
+
+  /** {@link #read(Path)} for a file on any Hadoop file system. */
+  public static MeanImage read(StoragePath file) {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(file);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("Mean file " + file + " does not exist", e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read mean file " + file + ": " + e, e);
+      bytes = file.readAllBytes();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Mean file: " + e.getMessage(), e);
     }
     try {
-      return parse(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), file);
+      return parse(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), file.toString());
     } catch (RuntimeException e) {
       if (e instanceof IllegalArgumentException && e.getMessage().startsWith("Mean file")) {
         throw e;
@@ -46,7 +47,7 @@ public record MeanImage(int channels, int height, int width, float[] data) imple
     }
   }
 
-  private static MeanImage parse(ByteBuffer b, Path file) {
+  private static MeanImage parse(ByteBuffer b, String file) {
     long[] legacy = {1, 0, 0, 0}; // num, channels, height, width
     List<Long> shape = new ArrayList<>();
     float[] data = new float[16];

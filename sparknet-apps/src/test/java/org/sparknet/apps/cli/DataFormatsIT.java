@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.data.CifarDataset;
 import org.sparknet.apps.data.CifarFile;
 import org.sparknet.apps.data.ImageFolder;
@@ -76,7 +77,9 @@ class DataFormatsIT {
               Exception.class,
               () -> folder.toRdd(sc, 2, 24, 24, 1f, ImageTransform.NONE, null).collect());
       assertTrue(
-          rootMessage(e).startsWith("Cannot decode image " + root.resolve("class_8/zz-broken.png")),
+          rootMessage(e)
+              .startsWith(
+                  "Cannot decode image " + StoragePath.of(root.resolve("class_8/zz-broken.png"))),
           rootMessage(e));
     } finally {
       spark.stop();
@@ -121,7 +124,8 @@ class DataFormatsIT {
                 tmp.resolve("run").toString()));
     Result failed = CliFixtures.run(args.toArray(new String[0]));
     assertEquals(2, failed.exit(), failed.toString());
-    assertTrue(failed.err().contains("Cannot decode image " + bad), failed.toString());
+    assertTrue(
+        failed.err().contains("Cannot decode image " + StoragePath.of(bad)), failed.toString());
 
     args.add("--skip-bad-images");
     Result r = CliFixtures.run(args.toArray(new String[0]));

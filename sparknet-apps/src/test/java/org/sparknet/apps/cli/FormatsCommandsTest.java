@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
 
@@ -108,7 +109,7 @@ class FormatsCommandsTest {
   void anEmptyClassFolderIsNamed() throws Exception {
     Path empty = Files.createDirectories(images.resolve("class_5"));
     Result r = run("train", images.toString(), "--format", "images", "--mean-value", "1");
-    assertOneLineExitTwo(r, "Class folder " + empty + " holds no images");
+    assertOneLineExitTwo(r, "Class folder " + StoragePath.of(empty) + " holds no images");
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.testing.CliFixtures;
 
 /**
@@ -125,7 +126,7 @@ class CifarFileTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> CifarDataset.open(List.of(f), CifarFile.Variant.CIFAR10, false));
-    assertEquals("CIFAR file " + f + " does not exist", e.getMessage());
+    assertEquals("CIFAR file " + StoragePath.of(f) + " does not exist", e.getMessage());
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.testing.CliFixtures;
 
 /** Listing and decoding image folders (PNG and JPEG written from Fashion-MNIST images). */
@@ -78,7 +79,8 @@ class ImageFolderTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> ImageFolder.decode(bad.toString(), 8, 8, 1f, false));
-    assertTrue(e.getMessage().startsWith("Cannot decode image " + bad), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("Cannot decode image " + StoragePath.of(bad)), e.getMessage());
     assertTrue(e.getMessage().contains("--skip-bad-images"), e.getMessage());
     assertNull(ImageFolder.decode(bad.toString(), 8, 8, 1f, true));
   }
@@ -89,7 +91,8 @@ class ImageFolderTest {
     Path empty = Files.createDirectories(root.resolve("class_7"));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ImageFolder.open(root));
-    assertTrue(e.getMessage().startsWith("Class folder " + empty + " holds no images"));
+    assertTrue(
+        e.getMessage().startsWith("Class folder " + StoragePath.of(empty) + " holds no images"));
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.testing.CliFixtures;
 
 /** Caffe mean files (binary BlobProto) read in Java, in both ways Caffe writes the dimensions. */
@@ -72,7 +73,7 @@ class MeanImageTest {
     Files.write(f, Arrays.copyOf(all, all.length - 7));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> MeanImage.read(f));
-    assertTrue(e.getMessage().startsWith("Mean file " + f), e.getMessage());
+    assertTrue(e.getMessage().startsWith("Mean file " + StoragePath.of(f)), e.getMessage());
 
     Path g = CliFixtures.meanFile(tmp.resolve("short.binaryproto"), 3, 4, 5, ramp(59));
     e = assertThrows(IllegalArgumentException.class, () -> MeanImage.read(g));

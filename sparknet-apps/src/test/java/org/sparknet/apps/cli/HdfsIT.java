@@ -1,0 +1,291 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.CliFixtures;
+import org.sparknet.apps.testing.CliFixtures.Result;
+
+/**
+ * Every command on a real HDFS: Hadoop's in-process {@link MiniDFSCluster} on 127.0.0.1 with
+ * permissions on, Spark in local mode. Data, solver and net are copied to HDFS and nothing is read
+ * from or written to local disk by the commands: LeNet trains from IDX files on HDFS and
+ * checkpoints there, a second run resumes from that checkpoint and ends bit for bit where an
+ * uninterrupted run ends; {@code test} and {@code predict} read the {@code .caffemodel} that {@code
+ * train} wrote to HDFS; an image folder on HDFS trains; a missing file, a directory without
+ * permission and a truncated IDX file each exit 2 naming the URI and leave no output behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HdfsIT {
+  private MiniDFSCluster cluster;
+  private FileSystem fs;
+  private String hdfs;
+
+  @BeforeAll
+  void startHdfs(@TempDir Path tmp) throws Exception {
+    Configuration conf = new Configuration();
+    conf.setBoolean("dfs.permissions.enabled", true);
+    conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
+    cluster =
+        new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile())
+            .numDataNodes(1)
+            .format(true)
+            .build();
+    cluster.waitActive();
+    fs = cluster.getFileSystem();
+    hdfs = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
+
+    Path data = tmp.resolve("data");
+    CliFixtures.fashionMnistSubset(data, 2000, 300);
+    Path solver = CliFixtures.caffeLeNet(tmp.resolve("caffe"));
+    upload(data, "/data");
+    upload(solver.getParent(), "/caffe");
+    Path images = CliFixtures.imageFolder(tmp.resolve("imgs"), new int[] {0, 1}, 6, 28);
+    upload(images, "/imgs");
+    // The world may traverse the root: only /secret below is closed.
+    fs.setPermission(new org.apache.hadoop.fs.Path("/"), new FsPermission((short) 0777));
+  }
+
+  @AfterAll
+  void stopHdfs() {
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+  }
+
+  private void upload(Path local, String dir) throws Exception {
+    fs.copyFromLocalFile(
+        false,
+        true,
+        new org.apache.hadoop.fs.Path(local.toUri()),
+        new org.apache.hadoop.fs.Path(dir));
+  }
+
+  private String uri(String path) {
+    return hdfs + path;
+  }
+
+  private List<String> train(String out, int rounds, String... extra) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--solver",
+                uri("/caffe/lenet_solver.prototxt"),
+                "--train",
+                uri("/data/train-images-idx3-ubyte"),
+                "--test",
+                uri("/data/t10k-images-idx3-ubyte"),
+                "--workers",
+                "2",
+                "--tau",
+                "5",
+                "--rounds",
+                Integer.toString(rounds),
+                "--deterministic",
+                "--output",
+                uri(out)));
+    a.addAll(Arrays.asList(extra));
+    return a;
+  }
+
+  private byte[] bytes(String path) throws Exception {
+    try (InputStream in = fs.open(new org.apache.hadoop.fs.Path(path))) {
+      return in.readAllBytes();
+    }
+  }
+
+  private boolean exists(String path) throws Exception {
+    return fs.exists(new org.apache.hadoop.fs.Path(path));
+  }
+
+  /**
+   * Mirrors SparkNetTrainerIT.checkpointAndResumeReachTheWeightsOfAnUninterruptedRun through the
+   * CLI on HDFS. With the resume reading a stale round (checkpoint written before the round's
+   * weights), the two .caffemodel files differed.
+   */
+  @Test
+  @Order(1)
+  void trainsFromHdfsCheckpointsThereAndResumesExactly() throws Exception {
+    Result whole = CliFixtures.run(train("/runs/whole", 3).toArray(String[]::new));
+    assertEquals(0, whole.exit(), whole.toString());
+    assertTrue(whole.out().contains("Weights written to " + uri("/runs/whole/final.caffemodel")));
+
+    Result first =
+        CliFixtures.run(train("/runs/a", 2, "--checkpoint", uri("/ckpt")).toArray(String[]::new));
+    assertEquals(0, first.exit(), first.toString());
+    assertTrue(exists("/ckpt/LATEST"), "the manifest is written last");
+    for (FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path("/ckpt"))) {
+      assertFalse(st.getPath().getName().endsWith(".tmp"), "left behind: " + st.getPath());
+    }
+    Result resumed =
+        CliFixtures.run(train("/runs/b", 3, "--checkpoint", uri("/ckpt")).toArray(String[]::new));
+    assertEquals(0, resumed.exit(), resumed.toString());
+    assertTrue(resumed.out().contains("Resumed from round 2"), resumed.toString());
+    assertArrayEquals(
+        bytes("/runs/whole/final.caffemodel"),
+        bytes("/runs/b/final.caffemodel"),
+        "a run resumed from HDFS ends where the uninterrupted one does");
+    assertTrue(bytes("/runs/whole/metrics.jsonl").length > 0, "metrics written to HDFS");
+  }
+
+  @Test
+  @Order(2)
+  void testAndPredictReadTheModelThatTrainWroteToHdfs() throws Exception {
+    String model = uri("/runs/whole/final.caffemodel");
+    Result test =
+        CliFixtures.run(
+            "test",
+            "--solver",
+            uri("/caffe/lenet_solver.prototxt"),
+            "--weights",
+            model,
+            "--test",
+            uri("/data/t10k-images-idx3-ubyte"),
+            "--workers",
+            "2");
+    assertEquals(0, test.exit(), test.toString());
+    assertTrue(test.out().contains("Test of " + model + " on 300 examples"), test.toString());
+    Result predict =
+        CliFixtures.run(
+            "predict",
+            "--solver",
+            uri("/caffe/lenet_solver.prototxt"),
+            "--weights",
+            model,
+            "--input",
+            uri("/data/t10k-images-idx3-ubyte"),
+            "--workers",
+            "2",
+            "--output",
+            uri("/predictions"));
+    assertEquals(0, predict.exit(), predict.toString());
+    assertTrue(predict.out().contains("Predicted 300 examples"), predict.toString());
+    assertTrue(exists("/predictions/_SUCCESS"), "Spark wrote the Parquet to HDFS");
+  }
+
+  @Test
+  @Order(3)
+  void anImageFolderOnHdfsTrains() throws Exception {
+    Result r =
+        CliFixtures.run(
+            "train",
+            "--solver",
+            uri("/caffe/lenet_solver.prototxt"),
+            "--train",
+            uri("/imgs"),
+            "--test",
+            uri("/imgs"),
+            "--format",
+            "images",
+            "--image-size",
+            "28,28",
+            "--batch-size",
+            "4",
+            "--workers",
+            "1",
+            "--tau",
+            "2",
+            "--rounds",
+            "1",
+            "--output",
+            uri("/runs/images"));
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("12 training"), r.toString());
+    assertTrue(exists("/runs/images/final.caffemodel"));
+  }
+
+  /**
+   * Bad input on HDFS exits 2 naming the URI, before anything is written. With the permission check
+   * turned into "does not exist" (status errors swallowed), the message lacked "permission".
+   */
+  @Test
+  @Order(4)
+  void missingUnreadableAndTruncatedFilesExit2NamingTheUri() throws Exception {
+    Result missing =
+        CliFixtures.run(
+            replace(train("/runs/bad1", 1), "--train", uri("/data/none-images-idx3-ubyte")));
+    assertEquals(2, missing.exit(), missing.toString());
+    assertTrue(missing.err().contains(uri("/data/none-images-idx3-ubyte")), missing.toString());
+    assertFalse(exists("/runs/bad1"));
+
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/secret"));
+    fs.copyFromLocalFile(
+        false,
+        true,
+        localCopy("/data/train-images-idx3-ubyte"),
+        new org.apache.hadoop.fs.Path("/secret/train-images-idx3-ubyte"));
+    fs.setOwner(new org.apache.hadoop.fs.Path("/secret"), "bob", "bob");
+    fs.setPermission(new org.apache.hadoop.fs.Path("/secret"), new FsPermission((short) 0700));
+    String[] closed =
+        replace(train("/runs/bad2", 1), "--train", uri("/secret/train-images-idx3-ubyte"));
+    Result denied =
+        UserGroupInformation.createRemoteUser("alice")
+            .doAs((PrivilegedExceptionAction<Result>) () -> CliFixtures.run(closed));
+    assertEquals(2, denied.exit(), denied.toString());
+    assertTrue(denied.err().contains(uri("/secret/train-images-idx3-ubyte")), denied.toString());
+    assertTrue(denied.err().contains("permission"), denied.toString());
+    assertFalse(exists("/runs/bad2"));
+
+    byte[] manifest = bytes("/ckpt/LATEST");
+    byte[] full = bytes("/data/train-images-idx3-ubyte");
+    try (OutputStream out =
+        fs.create(new org.apache.hadoop.fs.Path("/data/cut-images-idx3-ubyte"))) {
+      out.write(full, 0, 16 + 784 * 5 + 100); // 5 records and part of the 6th of 2,000
+    }
+    fs.copyFromLocalFile(
+        false,
+        true,
+        localCopy("/data/train-labels-idx1-ubyte"),
+        new org.apache.hadoop.fs.Path("/data/cut-labels-idx1-ubyte"));
+    Result cut =
+        CliFixtures.run(
+            replace(
+                train("/runs/bad3", 1, "--checkpoint", uri("/ckpt")),
+                "--train",
+                uri("/data/cut-images-idx3-ubyte")));
+    assertEquals(2, cut.exit(), cut.toString());
+    assertTrue(cut.err().contains(uri("/data/cut-images-idx3-ubyte")), cut.toString());
+    assertTrue(cut.err().contains("truncated"), cut.toString());
+    assertFalse(exists("/runs/bad3"));
+    assertArrayEquals(manifest, bytes("/ckpt/LATEST"), "the checkpoint is untouched");
+  }
+
+  private org.apache.hadoop.fs.Path localCopy(String hdfsPath) throws Exception {
+    Path tmp = Files.createTempFile("hdfs-it", ".bin");
+    tmp.toFile().deleteOnExit();
+    Files.write(tmp, bytes(hdfsPath));
+    return new org.apache.hadoop.fs.Path(tmp.toUri());
+  }
+
+  private static String[] replace(List<String> args, String option, String value) {
+    List<String> a = new ArrayList<>(args);
+    a.set(a.indexOf(option) + 1, value);
+    return a.toArray(String[]::new);
+  }
+}
