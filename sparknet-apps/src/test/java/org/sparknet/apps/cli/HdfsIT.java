@@ -126,8 +126,8 @@ class HdfsIT {
 
   /**
    * Mirrors SparkNetTrainerIT.checkpointAndResumeReachTheWeightsOfAnUninterruptedRun through the
-   * CLI on HDFS. With the resume reading a stale round (checkpoint written before the round's
-   * weights), the two .caffemodel files differed.
+   * CLI on HDFS. A broken build whose restore dropped the data positions (every partition starting
+   * its epoch again) gave .caffemodel files that differ from byte 124 on.
    */
   @Test
   @Order(1)
@@ -221,8 +221,11 @@ class HdfsIT {
   }
 
   /**
-   * Bad input on HDFS exits 2 naming the URI, before anything is written. With the permission check
-   * turned into "does not exist" (status errors swallowed), the message lacked "permission".
+   * Bad input on HDFS exits 2 naming the URI, before anything is written. Broken builds: with every
+   * storage error read as "not there", the closed file was reported as "--train file
+   * hdfs://.../secret/train-images-idx3-ubyte does not exist" (no "permission"); without the length
+   * check on opening, the truncated file still exited 2 from the Spark task, but only after the
+   * --output directory had been made.
    */
   @Test
   @Order(4)
