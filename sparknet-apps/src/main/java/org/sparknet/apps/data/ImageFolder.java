@@ -1,19 +1,18 @@
 package org.sparknet.apps.data;
 
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
-import java.awt.image.DataBufferByte;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import javax.imageio.ImageIO;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.opencv.global.opencv_core;
+import org.bytedeco.opencv.global.opencv_imgcodecs;
+import org.bytedeco.opencv.global.opencv_imgproc;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.bytedeco.opencv.opencv_core.Size;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.storage.StorageSettings;
@@ -187,41 +186,33 @@ public final class ImageFolder {
     return decode(file.readAllBytes(), file.toString(), height, width, scale, lenient);
   }
 
-  /** Decodes the encoded image {@code bytes} of the file {@code name} (named in errors). */
+  /**
+   * Decodes the encoded image {@code bytes} of the file {@code name} (named in errors) as Caffe's
+   * {@code convert_imageset} does ({@code ReadImageToCVMat}): OpenCV's {@code imdecode} in colour
+   * (grey and CMYK JPEGs become BGR, a PNG's alpha is dropped, 16-bit PNGs become 8-bit), then
+   * {@code resize} with linear interpolation to {@code height x width}.
+   */
   public static float[] decode(
       byte[] bytes, String name, int height, int width, float scale, boolean lenient) {
-    String path = name;
-    BufferedImage src;
+    byte[] px = null;
     String why;
     try {
-      src = ImageIO.read(new ByteArrayInputStream(bytes));
-      why = src == null ? "no JPEG/PNG/BMP/GIF reader recognises its content" : null;
-    } catch (IOException | RuntimeException e) {
-      src = null;
+      px = opencvBgr(bytes, height, width);
+      why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
+    } catch (RuntimeException e) {
       why = e.getMessage() != null ? e.getMessage() : e.toString();
     }
-    if (src == null) {
+    if (px == null) {
       if (lenient) {
         return null;
       }
       throw new IllegalArgumentException(
           "Cannot decode image "
-              + path
+              + name
               + ": "
               + why
               + "; fix or remove it, or pass --skip-bad-images to skip and count such files");
     }
-    BufferedImage bgr = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
-    Graphics2D g = bgr.createGraphics();
-    try {
-      g.setRenderingHint(
-          RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
-      g.drawImage(src, 0, 0, width, height, null);
-    } finally {
-      g.dispose();
-    }
-    // TYPE_3BYTE_BGR stores B, G, R per pixel: exactly Caffe's channel order.
-    byte[] px = ((DataBufferByte) bgr.getRaster().getDataBuffer()).getData();
     int plane = height * width;
     float[] out = new float[3 * plane];
     for (int i = 0; i < plane; i++) {
@@ -230,5 +221,28 @@ public final class ImageFolder {
       }
     }
     return out;
+  }
+
+  /** The image's B, G, R bytes per pixel after resizing; null when OpenCV cannot decode it. */
+  private static byte[] opencvBgr(byte[] bytes, int height, int width) {
+    if (bytes.length == 0) {
+      return null;
+    }
+    try (BytePointer buf = new BytePointer(bytes);
+        Mat encoded = new Mat(1, bytes.length, opencv_core.CV_8UC1, buf);
+        Mat img = opencv_imgcodecs.imdecode(encoded, opencv_imgcodecs.IMREAD_COLOR)) {
+      if (img == null || img.empty()) {
+        return null;
+      }
+      try (Mat sized = new Mat();
+          Size size = new Size(width, height)) {
+        opencv_imgproc.resize(img, sized, size, 0, 0, opencv_imgproc.INTER_LINEAR);
+        byte[] px = new byte[height * width * 3];
+        try (BytePointer data = sized.data()) {
+          data.get(px);
+        }
+        return px;
+      }
+    }
   }
 }

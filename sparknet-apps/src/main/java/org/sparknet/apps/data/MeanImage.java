@@ -30,6 +30,9 @@ public record MeanImage(int channels, int height, int width, float[] data) imple
 
   /** {@link #read(Path)} for a file on any Hadoop file system. */
   public static MeanImage read(StoragePath file) {
+    if (!file.isFile()) {
+      throw new IllegalArgumentException("Mean file " + file + " does not exist");
+    }
     byte[] bytes;
     try {
       bytes = file.readAllBytes();

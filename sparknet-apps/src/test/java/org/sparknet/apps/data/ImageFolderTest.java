@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.storage.StoragePath;
@@ -19,6 +20,20 @@ import org.sparknet.apps.testing.CliFixtures;
 /** Listing and decoding image folders (PNG and JPEG written from Fashion-MNIST images). */
 class ImageFolderTest {
   @TempDir Path tmp;
+
+  /** OpenCV's one-time native allocation on first use, paid before the leak check's snapshots. */
+  @BeforeAll
+  static void loadOpenCvOnce() {
+    try (org.bytedeco.opencv.opencv_core.Mat m =
+            new org.bytedeco.opencv.opencv_core.Mat(
+                2, 2, org.bytedeco.opencv.global.opencv_core.CV_8UC1);
+        org.bytedeco.javacpp.BytePointer buf = new org.bytedeco.javacpp.BytePointer()) {
+      org.bytedeco.opencv.global.opencv_imgcodecs.imencode(".png", m, buf);
+      byte[] png = new byte[(int) buf.limit()];
+      buf.get(png);
+      ImageFolder.decode(png, "warm-up.png", 2, 2, 1f, false);
+    }
+  }
 
   @Test
   void classesAreTheSortedSubfolderNames() throws Exception {

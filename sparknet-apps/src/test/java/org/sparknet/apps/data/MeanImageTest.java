@@ -81,7 +81,7 @@ class MeanImageTest {
 
     Path missing = tmp.resolve("none.binaryproto");
     e = assertThrows(IllegalArgumentException.class, () -> MeanImage.read(missing));
-    assertEquals("Mean file " + missing + " does not exist", e.getMessage());
+    assertEquals("Mean file " + StoragePath.of(missing) + " does not exist", e.getMessage());
   }
 
   @Test
