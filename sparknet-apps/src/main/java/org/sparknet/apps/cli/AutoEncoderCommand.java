@@ -38,7 +38,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
       description =
           "Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
               + " /usr/share/datasets/fashion-mnist).")
-  Path data;
+  String data;
 
   @Option(
       names = "--train",
@@ -139,7 +139,8 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             finetuneLr,
             seed,
             fineTuningDevice(sizes));
-    FashionMnist fashion = FashionMnist.locate(data);
+    FashionMnist fashion =
+        FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
     if (train < 1 || train > trainSet.count() || test < 1 || test > testSet.count()) {

@@ -1,7 +1,6 @@
 package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
@@ -10,6 +9,7 @@ import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
@@ -39,8 +39,9 @@ public final class DemoCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description =
           "Directory with the Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
-              + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist).")
-  Path data;
+              + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist); a Hadoop"
+              + " URI or path.")
+  String data;
 
   @Option(
       names = "--workers",
@@ -78,11 +79,11 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--plot",
       defaultValue = "sparknet-demo.png",
-      description = "PNG file for the curves; default ${DEFAULT-VALUE}.")
-  Path plot;
+      description = "PNG file for the curves (a Hadoop URI or path); default ${DEFAULT-VALUE}.")
+  String plot;
 
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
-  Path metrics;
+  String metrics;
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
@@ -104,7 +105,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
-    FashionMnist dataset = FashionMnist.locate(data);
+    FashionMnist dataset =
+        FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
+    StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
     String sparkMaster = master == null ? "local[" + workers + "]" : master;
@@ -133,7 +136,7 @@ public final class DemoCommand implements Callable<Integer> {
               .optMaxRounds(rounds)
               .optCompress(compression);
       if (metrics != null) {
-        config.optMetricsFile(metrics.toString());
+        config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
       }
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
@@ -143,10 +146,10 @@ public final class DemoCommand implements Callable<Integer> {
         trainer.setValidationData(testRdd);
         Progress p = trainRounds(trainer, rounds, train.count(), curves, out);
         double seconds = (System.nanoTime() - start) / 1e9;
-        curves.toFigure().writePng(plot);
+        plotFile.write(curves.toFigure().toPng(), true);
         out.printf(
             "Final test accuracy %.4f after %.2f epochs in %.0f s; curves written to %s%n",
-            p.accuracy(), p.epoch(), seconds, plot.toAbsolutePath());
+            p.accuracy(), p.epoch(), seconds, plotFile);
       }
     } finally {
       spark.stop();

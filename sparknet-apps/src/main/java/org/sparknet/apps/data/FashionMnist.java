@@ -1,7 +1,7 @@
 package org.sparknet.apps.data;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * Where Fashion-MNIST lives and how to get it. Debian and Ubuntu ship it as the package {@code
@@ -18,9 +18,9 @@ public final class FashionMnist {
     "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"
   };
 
-  private final Path dir;
+  private final StoragePath dir;
 
-  private FashionMnist(Path dir) {
+  private FashionMnist(StoragePath dir) {
     this.dir = dir;
   }
 
@@ -29,9 +29,14 @@ public final class FashionMnist {
    * else Debian's location. Absent files give an error that says how to get them.
    */
   public static FashionMnist locate(Path dir) {
+    return locateAt(dir == null ? null : StoragePath.of(dir));
+  }
+
+  /** {@link #locate(Path)} of a directory on any Hadoop file system. */
+  public static FashionMnist locateAt(StoragePath dir) {
     if (dir == null) {
       String env = System.getenv("SPARKNET_FASHION_MNIST_DIR");
-      dir = env != null && !env.isBlank() ? Path.of(env) : DEBIAN_DIR;
+      dir = StoragePath.of(env != null && !env.isBlank() ? Path.of(env) : DEBIAN_DIR);
     }
     FashionMnist data = new FashionMnist(dir);
     for (String name :
@@ -54,7 +59,7 @@ public final class FashionMnist {
     return data;
   }
 
-  public Path dir() {
+  public StoragePath dir() {
     return dir;
   }
 
@@ -68,10 +73,10 @@ public final class FashionMnist {
         file("t10k-images-idx3-ubyte"), file("t10k-labels-idx1-ubyte"), CLASSES.length);
   }
 
-  private Path file(String name) {
+  private StoragePath file(String name) {
     for (String candidate : new String[] {name + ".gz", name}) {
-      Path p = dir.resolve(candidate);
-      if (Files.isRegularFile(p)) {
+      StoragePath p = dir.resolve(candidate);
+      if (p.isFile()) {
         return p;
       }
     }

@@ -79,7 +79,7 @@ public final class CliFixtures {
   /** The first {@code n} Fashion-MNIST training images and labels (784 bytes each, then labels). */
   public static byte[][] fashionMnistTrain(int n) {
     FashionMnist fm = FashionMnist.locate(null);
-    Path dir = fm.dir();
+    Path dir = Path.of(fm.dir().toUri());
     Path images = dir.resolve("train-images-idx3-ubyte.gz");
     Path labels = dir.resolve("train-labels-idx1-ubyte.gz");
     if (!Files.exists(images)) {
