@@ -31,6 +31,15 @@ public interface Net extends AutoCloseable {
   float train(int numSteps, BatchFeeder feeder);
 
   /**
+   * What went non-finite when the last {@link #train} call returned NaN, naming the layer (for
+   * example "output 'conv1' of layer 'conv1' in the forward pass of iteration 27"), or null when
+   * that call did not diverge or the engine cannot tell.
+   */
+  default String lastDivergence() {
+    return null;
+  }
+
+  /**
    * Runs {@code numSteps} forward passes of the test-phase net (weights shared with training).
    * Returns the mean over the steps of each scalar output (loss, accuracy), keyed by blob name.
    */

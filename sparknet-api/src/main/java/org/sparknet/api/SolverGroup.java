@@ -148,6 +148,19 @@ public final class SolverGroup implements Net {
     return (float) (lossSum / ((double) numSteps * members.size()));
   }
 
+  /** The divergence of the first member whose last step diverged, or null. */
+  @Override
+  public String lastDivergence() {
+    checkOpen();
+    for (Net m : members) {
+      String d = m.lastDivergence();
+      if (d != null) {
+        return d;
+      }
+    }
+    return null;
+  }
+
   /** One solver step of every member at once, the batches handed out in member order. */
   private float[] stepAll(BatchFeeder feeder) {
     int k = members.size();

@@ -145,7 +145,8 @@ public final class Worker {
    */
   private Sent send(WorkerPlan plan, float[] centre, double lossSum, long examples) {
     if (!Double.isFinite(lossSum)) {
-      return Sent.diverged("loss " + (lossSum / examples));
+      String what = net.lastDivergence();
+      return Sent.diverged(what != null ? what : "loss " + (lossSum / examples));
     }
     WeightLayout layout = plan.layout();
     if (weightsOut == null || weightsOut.length != layout.size()) {
