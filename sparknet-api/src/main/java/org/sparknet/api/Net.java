@@ -40,6 +40,14 @@ public interface Net extends AutoCloseable {
   }
 
   /**
+   * Seeds the engine's random generators that training draws from (dropout masks, random crops and
+   * mirrors) on the calling thread. The trainer calls it before each partition's steps of a round
+   * with a seed derived from (seed, round, partition), so that a round repeats whichever thread
+   * runs it and across a resume. Engines without randomness ignore it.
+   */
+  default void reseed(long seed) {}
+
+  /**
    * Runs {@code numSteps} forward passes of the test-phase net (weights shared with training).
    * Returns the mean over the steps of each scalar output (loss, accuracy), keyed by blob name.
    */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.bytedeco.caffe.Caffe;
 import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatNet;
 import org.bytedeco.caffe.FloatSGDSolver;
@@ -265,6 +266,21 @@ public final class CaffeNet implements Net {
             sum += lossTerms.loss(net);
           }
           return numSteps == 0 ? Float.NaN : (float) (sum / numSteps);
+        });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Caffe's generator of the calling thread (Dropout; Caffe takes a 32-bit seed: the two halves
+   * of {@code seed} folded) and the generator of this net's random crops and mirrors.
+   */
+  @Override
+  public void reseed(long seed) {
+    onDevice(
+        () -> {
+          Caffe.set_random_seed((int) (seed ^ (seed >>> 32)));
+          transforms.reseed(seed);
         });
   }
 
