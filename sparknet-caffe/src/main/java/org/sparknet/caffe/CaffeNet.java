@@ -81,7 +81,6 @@ public final class CaffeNet implements Net {
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private final InputFeeder inputs;
   private final SolverStates solverStates;
-  private final Divergence divergence;
   private final CheckedStep step;
   private boolean closed;
   private String lastDivergence;
@@ -104,8 +103,7 @@ public final class CaffeNet implements Net {
       t.ShareTrainedLayersWith(train);
       this.params = LearnableParams.of(train, plan.netName());
       this.lossTerms = LossTerms.of(train);
-      this.divergence = Divergence.of(train, params);
-      this.step = new CheckedStep(s, divergence);
+      this.step = new CheckedStep(s, Divergence.of(train, params));
       this.testOutputs = outputNames(t);
       checkInputs(train, Phase.TRAIN);
       checkInputs(t, Phase.TEST);
@@ -248,19 +246,8 @@ public final class CaffeNet implements Net {
           double sum = 0;
           for (int i = 0; i < numSteps; i++) {
             inputs.feed(net, Phase.TRAIN, feeder);
-            int iteration = solver.iter();
-            String bad = step.run(net);
-            if (bad != null) {
-              lastDivergence =
-                  bad
-                      + " in the forward pass of iteration "
-                      + iteration
-                      + " (no backward pass or update ran)";
-              return Float.NaN;
-            }
-            bad = divergence.firstNonFiniteWeights(net);
-            if (bad != null) {
-              lastDivergence = bad + " after the update of iteration " + iteration;
+            lastDivergence = step.run(net);
+            if (lastDivergence != null) {
               return Float.NaN;
             }
             sum += lossTerms.loss(net);

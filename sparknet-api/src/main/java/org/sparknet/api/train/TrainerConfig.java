@@ -477,20 +477,8 @@ public final class TrainerConfig implements Serializable {
         throw new IllegalStateException(
             "TrainerConfig needs a net definition: call setNetDefinition(...) before build()");
       }
-      if (deterministic && tauSeconds > 0) {
-        throw new IllegalArgumentException(
-            "Deterministic training needs tau in steps (optTau), not seconds (optTauSeconds)");
-      }
-      if (deterministic && averaging.isElastic()) {
-        throw new IllegalArgumentException(
-            "Deterministic training cannot use elastic averaging (optAveraging(elastic)):"
-                + " checkpoints do not hold the EASGD workers' own weights, so a resumed run would"
-                + " not repeat an uninterrupted one; use plain averaging or drop optDeterministic");
-      }
-      if (deterministic && maxOverhead > 0) {
-        throw new IllegalArgumentException(
-            "Deterministic training needs a fixed tau (optTau): adaptive tau chooses each round's"
-                + " tau from measured times, which differ from run to run");
+      if (deterministic) {
+        DeterministicTraining.check(tauSeconds, maxOverhead, averaging);
       }
       if (targetMetric != null && validationInterval == 0) {
         throw new IllegalArgumentException(

@@ -57,16 +57,21 @@ public final class CheckedStep {
 
   /**
    * Runs the step on the inputs already in {@code net}, the solver's TRAIN net (wrappers of it are
-   * not kept: the caller's pointer scope frees them). Returns null after a full step, or what went
-   * non-finite in the forward pass (a layer's output, named), in which case nothing else ran.
+   * not kept: the caller's pointer scope frees them). Returns null after a finite step, or what
+   * went non-finite, naming the layer: an output of the forward pass (then nothing else ran) or the
+   * weights after the update.
    */
   public String run(FloatNet net) {
+    int iteration = solver.iter();
     net.ClearParamDiffs();
     for (int i = 0; i < iterSize; i++) {
       net.ForwardFromTo(0, lastLayer);
       String bad = divergence.firstNonFiniteOutput(net);
       if (bad != null) {
-        return bad;
+        return bad
+            + " in the forward pass of iteration "
+            + iteration
+            + " (no backward pass or update ran)";
       }
       net.Backward();
     }
@@ -79,14 +84,14 @@ public final class CheckedStep {
           ? r
           : new IllegalStateException("Solver::ApplyUpdate failed", e.getCause());
     }
-    int next = solver.iter() + 1;
-    iteration().put(next);
-    if (solver.iter() != next) {
+    iteration().put(iteration + 1);
+    if (solver.iter() != iteration + 1) {
       throw new IllegalStateException(
           "Caffe's Solver::iter_ is not where CheckedStep expects it; the solver's iteration is "
               + solver.iter());
     }
-    return null;
+    String bad = divergence.firstNonFiniteWeights(net);
+    return bad == null ? null : bad + " after the update of iteration " + iteration;
   }
 
   /** Solver::iter_, valid while the solver lives; not owned (no deallocator). */
