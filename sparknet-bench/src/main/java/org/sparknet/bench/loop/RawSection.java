@@ -16,7 +16,8 @@ import org.sparknet.caffe.CaffeNet;
 
 /**
  * Section 6: one worker against raw Caffe (a plain JavaCPP solver loop and {@code CaffeNet.train}),
- * and whether the second core is better spent on a second worker or on BLAS threads.
+ * the share of a step that CaffeNet's divergence checks take (target at most 2 %), and whether the
+ * second core is better spent on a second worker or on BLAS threads.
  */
 final class RawSection {
   private final BenchRun run;
