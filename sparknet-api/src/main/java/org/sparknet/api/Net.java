@@ -31,6 +31,23 @@ public interface Net extends AutoCloseable {
   float train(int numSteps, BatchFeeder feeder);
 
   /**
+   * What went non-finite when the last {@link #train} call returned NaN, naming the layer (for
+   * example "output 'conv1' of layer 'conv1' in the forward pass of iteration 27"), or null when
+   * that call did not diverge or the engine cannot tell.
+   */
+  default String lastDivergence() {
+    return null;
+  }
+
+  /**
+   * Seeds the engine's random generators that training draws from (dropout masks, random crops and
+   * mirrors) on the calling thread. The trainer calls it before each partition's steps of a round
+   * with a seed derived from (seed, round, partition), so that a round repeats whichever thread
+   * runs it and across a resume. Engines without randomness ignore it.
+   */
+  default void reseed(long seed) {}
+
+  /**
    * Runs {@code numSteps} forward passes of the test-phase net (weights shared with training).
    * Returns the mean over the steps of each scalar output (loss, accuracy), keyed by blob name.
    */

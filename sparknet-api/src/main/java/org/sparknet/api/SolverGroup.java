@@ -24,7 +24,7 @@ import org.sparknet.ndarray.Shape;
  * (with momentum and weight decay, both linear) the mean weights then follow one solver with a
  * {@code k}-times larger batch exactly: each member's history is a momentum sum of its own
  * gradients, and the mean of the histories is the momentum sum of the mean gradient. The group's
- * solver state is therefore the members' mean history; restoring it gives every member that mean.
+ * solver state holds every member's own history, so that a restored group repeats bit for bit.
  *
  * <p>Members live as long as the group; the group owns them and its {@code k - 1} helper threads
  * (member 0 runs on the caller's thread) and closes them in {@link #close()}. On a GPU definition
@@ -33,7 +33,12 @@ import org.sparknet.ndarray.Shape;
 public final class SolverGroup implements Net {
   private final List<Net> members;
   private final String name;
+  private static final String MEMBER = "member";
+
   private final ExecutorService threads;
+  private boolean seeded;
+  private long taskSeed;
+  private long stepsSinceSeed;
   private volatile boolean closed;
 
   private SolverGroup(List<Net> members, ExecutorService threads) {
@@ -148,19 +153,72 @@ public final class SolverGroup implements Net {
     return (float) (lossSum / ((double) numSteps * members.size()));
   }
 
+  /** The divergence of the first member whose last step diverged, or null. */
+  @Override
+  public String lastDivergence() {
+    checkOpen();
+    for (Net m : members) {
+      String d = m.lastDivergence();
+      if (d != null) {
+        return d;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Seeds every member's generators for the steps that follow: each member runs each step on a pool
+   * thread (or the caller's), so the member reseeds there before its step, with {@code
+   * mix(mix(seed) + k) + m} for its k-th step since this call (m the member; mix SplitMix64's
+   * finalizer).
+   */
+  @Override
+  public void reseed(long seed) {
+    checkOpen();
+    if (members.size() == 1) {
+      first().reseed(seed);
+      return;
+    }
+    seeded = true;
+    taskSeed = seed;
+    stepsSinceSeed = 0;
+  }
+
+  private long memberSeed(long step, int member) {
+    return mix(mix(taskSeed) + step) + member;
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
   /** One solver step of every member at once, the batches handed out in member order. */
   private float[] stepAll(BatchFeeder feeder) {
     int k = members.size();
     Object turn = new Object();
     int[] next = {0};
     List<Future<Float>> running = new ArrayList<>(k - 1);
+    long step = stepsSinceSeed++;
     for (int i = 1; i < k; i++) {
       Net m = members.get(i);
       BatchFeeder inTurn = inTurn(feeder, turn, next, i);
-      running.add(threads.submit(() -> m.train(1, inTurn)));
+      long seed = memberSeed(step, i);
+      running.add(
+          threads.submit(
+              () -> {
+                if (seeded) {
+                  m.reseed(seed);
+                }
+                return m.train(1, inTurn);
+              }));
     }
     float[] losses = new float[k];
     try {
+      if (seeded) {
+        first().reseed(memberSeed(step, 0));
+      }
       losses[0] = first().train(1, inTurn(feeder, turn, next, 0));
       for (int i = 1; i < k; i++) {
         losses[i] = await(running.get(i - 1));
@@ -289,27 +347,52 @@ public final class SolverGroup implements Net {
     return first().hasSolverState();
   }
 
-  /** The iteration and the members' mean history (see the class comment). */
+  /**
+   * The iteration and every member's own history, keyed {@code member<i>/<layer>} (one member: its
+   * state as it is). The mean history would give the same mean weights in exact arithmetic only; a
+   * restored group continues bit for bit from the members' own.
+   */
   @Override
   public SolverState getSolverState() {
     checkOpen();
-    List<WeightCollection> histories = new ArrayList<>(members.size());
-    long iteration = -1;
-    for (Net m : members) {
-      SolverState s = m.getSolverState();
-      iteration = s.iteration();
-      histories.add(s.history());
+    if (members.size() == 1) {
+      return first().getSolverState();
     }
-    WeightCollection history =
-        histories.get(0).numLayers() == 0 ? histories.get(0) : Averager.mean(histories);
-    return new SolverState(iteration, history);
+    WeightCollection all = new WeightCollection();
+    long iteration = -1;
+    for (int i = 0; i < members.size(); i++) {
+      SolverState s = members.get(i).getSolverState();
+      iteration = s.iteration();
+      for (String layer : s.history().layerNames()) {
+        all.put(MEMBER + i + "/" + layer, s.history().get(layer));
+      }
+    }
+    return new SolverState(iteration, all);
   }
 
+  /**
+   * Restores a state of {@link #getSolverState()}: each member its own history; a state of one
+   * history (a single solver's, or the members' mean) goes to every member.
+   */
   @Override
   public void setSolverState(SolverState state) {
     checkOpen();
-    for (Net m : members) {
-      m.setSolverState(state);
+    WeightCollection h = state.history();
+    if (members.size() == 1 || !h.layerNames().stream().anyMatch(l -> l.startsWith(MEMBER))) {
+      for (Net m : members) {
+        m.setSolverState(state);
+      }
+      return;
+    }
+    for (int i = 0; i < members.size(); i++) {
+      String prefix = MEMBER + i + "/";
+      WeightCollection own = new WeightCollection();
+      for (String layer : h.layerNames()) {
+        if (layer.startsWith(prefix)) {
+          own.put(layer.substring(prefix.length()), h.get(layer));
+        }
+      }
+      members.get(i).setSolverState(new SolverState(state.iteration(), own));
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.bytedeco.caffe.Caffe;
 import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatNet;
 import org.bytedeco.caffe.FloatSGDSolver;
@@ -24,6 +25,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.BlobShapes;
 import org.sparknet.caffe.internal.CaffeRuntime;
+import org.sparknet.caffe.internal.CheckedStep;
 import org.sparknet.caffe.internal.Divergence;
 import org.sparknet.caffe.internal.InputBlob;
 import org.sparknet.caffe.internal.InputFeeder;
@@ -58,7 +60,8 @@ import org.sparknet.ndarray.Shape;
  * <p>This class holds the lifecycle and the thread's Caffe device; the work is done by {@code
  * internal} classes over the native objects: {@code InputFeeder} (batches into the input blobs),
  * {@code LearnableParams} (weights and their views), {@code SolverStates} (iteration and history),
- * {@code TrainedLayers} (.caffemodel contents) and {@code Divergence} (the per-step check).
+ * {@code TrainedLayers} (.caffemodel contents), {@code CheckedStep} (a solver step whose forward
+ * outputs are checked before the backward pass) and {@code Divergence} (those checks).
  *
  * <p>Native memory: the solver (with the train net) and the TEST-phase net, which shares the
  * trained layers. {@link #close()} frees both. Caffe's mode and device are per thread: every public
@@ -66,7 +69,6 @@ import org.sparknet.ndarray.Shape;
  */
 public final class CaffeNet implements Net {
   private static final String DRY_RUN_PROPERTY = "sparknet.caffe.dryRun";
-  private static final List<Object> QUARANTINE = Collections.synchronizedList(new ArrayList<>());
 
   private final NetDefinition definition;
   private final NetPlan plan;
@@ -79,9 +81,9 @@ public final class CaffeNet implements Net {
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private final InputFeeder inputs;
   private final SolverStates solverStates;
-  private final Divergence divergence;
+  private final CheckedStep step;
   private boolean closed;
-  private boolean diverged;
+  private String lastDivergence;
 
   private CaffeNet(NetDefinition definition, NetPlan plan) {
     this.definition = definition;
@@ -101,6 +103,7 @@ public final class CaffeNet implements Net {
       t.ShareTrainedLayersWith(train);
       this.params = LearnableParams.of(train, plan.netName());
       this.lossTerms = LossTerms.of(train);
+      this.step = new CheckedStep(s, Divergence.of(train, params));
       this.testOutputs = outputNames(t);
       checkInputs(train, Phase.TRAIN);
       checkInputs(t, Phase.TEST);
@@ -131,7 +134,6 @@ public final class CaffeNet implements Net {
     this.transforms = tr;
     this.inputs = new InputFeeder(plan, tr);
     this.solverStates = new SolverStates(s, params, plan.netName(), plan.solverType());
-    this.divergence = new Divergence(params);
   }
 
   /**
@@ -226,29 +228,53 @@ public final class CaffeNet implements Net {
     return Collections.unmodifiableMap(out);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each step checks the forward outputs before the backward pass ({@code CheckedStep}) and the
+   * weights after the update: a non-finite one stops the steps there, with the layer named in
+   * {@link #lastDivergence()}. A non-finite output never reaches the backward pass, so a diverged
+   * net's memory stays intact and it closes like any other.
+   */
   @Override
   public float train(int numSteps, BatchFeeder feeder) {
     return onDevice(
         () -> {
           checkSteps(numSteps, feeder);
+          lastDivergence = null;
           FloatNet net = solver.net();
           double sum = 0;
           for (int i = 0; i < numSteps; i++) {
             inputs.feed(net, Phase.TRAIN, feeder);
-            solver.Step(1);
-            double loss = lossTerms.loss(net);
-            sum += loss;
-            // Diverged: stop and report NaN. Stepping on would make it worse, and it may already
-            // be too late: Caffe's max pooling leaves its argmax at -1 for a window of NaNs and the
-            // backward pass then adds to the float before the blob, over malloc's chunk header (a
-            // diverged LeNet crashed the JVM in free() when the net was closed). See close().
-            if (divergence.diverged(net, loss)) {
-              diverged = true;
+            lastDivergence = step.run(net);
+            if (lastDivergence != null) {
               return Float.NaN;
             }
+            sum += lossTerms.loss(net);
           }
           return numSteps == 0 ? Float.NaN : (float) (sum / numSteps);
         });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Caffe's generator of the calling thread (Dropout; Caffe takes a 32-bit seed: the two halves
+   * of {@code seed} folded) and the generator of this net's random crops and mirrors.
+   */
+  @Override
+  public void reseed(long seed) {
+    onDevice(
+        () -> {
+          Caffe.set_random_seed((int) (seed ^ (seed >>> 32)));
+          transforms.reseed(seed);
+        });
+  }
+
+  @Override
+  public String lastDivergence() {
+    checkOpen();
+    return lastDivergence;
   }
 
   @Override
@@ -433,15 +459,6 @@ public final class CaffeNet implements Net {
       return;
     }
     closed = true;
-    if (diverged) {
-      // Its heap may be corrupted (see train): freeing it aborts the JVM, so its native memory (a
-      // few times the parameter bytes plus one batch of activations) is leaked on purpose, held
-      // by a static list so that no garbage-collector-driven deallocation frees it either.
-      QUARANTINE.add(testNet);
-      QUARANTINE.add(solver);
-      QUARANTINE.add(transforms);
-      return;
-    }
     transforms.close();
     testNet.close();
     solver.close();

@@ -92,6 +92,8 @@ public final class Worker {
     long t1 = System.nanoTime();
     ShardFeeder feeder =
         plan.blobs().shuffled(shard, plan.seed(), partition, orders.positionOf(partition));
+    // On this task's thread: Caffe's generator is per thread (TaskSeeds).
+    net.reseed(TaskSeeds.of(plan.seed(), orders.round(), partition));
     Steps steps = orders.tau() > 0 ? steps(orders.tau(), feeder) : timedSteps(plan, feeder, t1);
     long t2 = System.nanoTime();
     lastRound = orders.round();
@@ -145,7 +147,8 @@ public final class Worker {
    */
   private Sent send(WorkerPlan plan, float[] centre, double lossSum, long examples) {
     if (!Double.isFinite(lossSum)) {
-      return Sent.diverged("loss " + (lossSum / examples));
+      String what = net.lastDivergence();
+      return Sent.diverged(what != null ? what : "loss " + (lossSum / examples));
     }
     WeightLayout layout = plan.layout();
     if (weightsOut == null || weightsOut.length != layout.size()) {

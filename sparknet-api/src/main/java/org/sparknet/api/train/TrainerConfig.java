@@ -477,14 +477,8 @@ public final class TrainerConfig implements Serializable {
         throw new IllegalStateException(
             "TrainerConfig needs a net definition: call setNetDefinition(...) before build()");
       }
-      if (deterministic && tauSeconds > 0) {
-        throw new IllegalArgumentException(
-            "Deterministic training needs tau in steps (optTau), not seconds (optTauSeconds)");
-      }
-      if (deterministic && maxOverhead > 0) {
-        throw new IllegalArgumentException(
-            "Deterministic training needs a fixed tau (optTau): adaptive tau chooses each round's"
-                + " tau from measured times, which differ from run to run");
+      if (deterministic) {
+        DeterministicTraining.check(tauSeconds, maxOverhead, averaging);
       }
       if (targetMetric != null && validationInterval == 0) {
         throw new IllegalArgumentException(

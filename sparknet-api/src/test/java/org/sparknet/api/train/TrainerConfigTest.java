@@ -83,6 +83,26 @@ class TrainerConfigTest {
     assertFalse(TrainerConfig.lowerIsBetter("accuracy"));
   }
 
+  /**
+   * A checkpoint does not hold EASGD workers' own weights, so a deterministic EASGD run could not
+   * resume exactly: refused, naming both settings (without the check, it built).
+   */
+  @Test
+  void deterministicElasticAveragingIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TrainerConfig.builder()
+                    .setNetDefinition(DEF)
+                    .optAveraging(Averaging.elastic(0.5))
+                    .optDeterministic(true)
+                    .build());
+    assertTrue(e.getMessage().contains("elastic averaging"), e.getMessage());
+    assertTrue(e.getMessage().contains("optDeterministic"), e.getMessage());
+    TrainerConfig.builder().setNetDefinition(DEF).optAveraging(Averaging.elastic(0.5)).build();
+  }
+
   /** Without the deterministic check, adaptive tau with optDeterministic built (seen red). */
   @Test
   void adaptiveTauAndCompressionAreOptionsWithTheirLimits() {

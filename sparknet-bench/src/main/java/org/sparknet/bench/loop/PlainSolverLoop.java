@@ -2,6 +2,8 @@ package org.sparknet.bench.loop;
 
 import java.nio.FloatBuffer;
 import org.bytedeco.caffe.FloatBlob;
+import org.bytedeco.caffe.FloatBlobSharedVector;
+import org.bytedeco.caffe.FloatBlobVector;
 import org.bytedeco.caffe.FloatNet;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
@@ -27,6 +29,7 @@ final class PlainSolverLoop implements AutoCloseable {
   private int[] order;
   private long epoch;
   private int position;
+  private double checkSum;
 
   PlainSolverLoop(NetDefinition def, DataShard shard, long seed) {
     this.solver = PlainCaffeSolver.create(def);
@@ -73,6 +76,31 @@ final class PlainSolverLoop implements AutoCloseable {
           }
         }
         solver.solver().Step(1);
+      }
+      return (System.nanoTime() - t0) / 1e9;
+    }
+  }
+
+  /**
+   * Runs CaffeNet's divergence checks' work {@code repeats} times on the net as the last step left
+   * it: Caffe's {@code asum_data} of every blob (each one written by the forward pass; CaffeNet
+   * checks them before the backward pass) and of every learnable weight blob (checked after the
+   * update). Returns the wall time in seconds. The sums go into a field so the JIT keeps the calls.
+   */
+  double checks(int repeats) {
+    solver.useDevice();
+    try (PointerScope scope = new PointerScope()) {
+      FloatNet net = solver.net();
+      FloatBlobSharedVector blobs = net.blobs();
+      FloatBlobVector weights = net.learnable_params();
+      long t0 = System.nanoTime();
+      for (int r = 0; r < repeats; r++) {
+        for (long i = 0; i < blobs.size(); i++) {
+          checkSum += blobs.get(i).asum_data();
+        }
+        for (long i = 0; i < weights.size(); i++) {
+          checkSum += weights.get(i).asum_data();
+        }
       }
       return (System.nanoTime() - t0) / 1e9;
     }

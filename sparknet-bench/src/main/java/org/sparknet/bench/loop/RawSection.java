@@ -16,7 +16,8 @@ import org.sparknet.caffe.CaffeNet;
 
 /**
  * Section 6: one worker against raw Caffe (a plain JavaCPP solver loop and {@code CaffeNet.train}),
- * and whether the second core is better spent on a second worker or on BLAS threads.
+ * the share of a step that CaffeNet's divergence checks take (target at most 2 %), and whether the
+ * second core is better spent on a second worker or on BLAS threads.
  */
 final class RawSection {
   private final BenchRun run;
@@ -25,6 +26,7 @@ final class RawSection {
   private final List<Double> spark1 = new ArrayList<>();
   private final List<Double> spark1t2 = new ArrayList<>();
   private final List<Double> spark2 = new ArrayList<>();
+  private final List<Double> checkShare = new ArrayList<>();
 
   RawSection(BenchRun run) {
     this.run = run;
@@ -51,7 +53,9 @@ final class RawSection {
       one.trainRound();
       two.trainRound();
       for (int r = 0; r < run.opt().repeats(); r++) {
-        double p = (double) steps * b / loop.run(steps);
+        double plainSeconds = loop.run(steps);
+        double p = (double) steps * b / plainSeconds;
+        checkShare.add(loop.checks(steps) / plainSeconds);
         long t0 = System.nanoTime();
         net.train(steps, feeder);
         double c = (double) steps * b / seconds(t0);
@@ -84,6 +88,12 @@ final class RawSection {
       r.add(of.get(i) / to.get(i));
     }
     return Spread.of(r);
+  }
+
+  private static List<Double> percent(List<Double> shares) {
+    List<Double> out = new ArrayList<>();
+    shares.forEach(x -> out.add(100 * x));
+    return out;
   }
 
   /** A table row: what ran, its images/s (median, min–max), the ratio and the target. */
@@ -141,6 +151,13 @@ final class RawSection {
         spark1,
         sparkRatio.format("%.3f") + " of plain",
         "≥ 0.95: " + BenchRun.metOrNot(sparkRatio.median() >= 0.95));
+    Spread share = Spread.of(checkShare);
+    md.append("| CaffeNet's divergence checks of one step alone (`asum` of every blob the forward")
+        .append(" pass writes, checked before the backward pass, and of every weight blob) | — | ")
+        .append(Spread.of(percent(checkShare)).format("%.2f"))
+        .append(" % of a plain step | ≤ 2 %: ")
+        .append(BenchRun.metOrNot(share.median() <= 0.02))
+        .append(" |\n");
     String perWorker = " of 1 worker × 1 thread";
     row(
         md,

@@ -1,49 +1,80 @@
 package org.sparknet.caffe.internal;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.bytedeco.caffe.FloatBlob;
-import org.bytedeco.caffe.FloatBlobVectorVector;
-import org.bytedeco.caffe.FloatLayerSharedVector;
+import org.bytedeco.caffe.FloatBlobSharedVector;
 import org.bytedeco.caffe.FloatNet;
+import org.bytedeco.javacpp.IntPointer;
 
 /**
- * Whether a training step diverged: a non-finite loss, a non-finite learnable weight, or a
- * non-finite input to a Pooling layer. The last matters even when the loss stayed finite: a window
- * of NaN or -Infinity leaves max pooling's argmax at -1, and its backward pass (already run) then
- * wrote before its bottom blob, over native memory the net does not own.
+ * What went non-finite in a training step: an output of the forward pass, checked before the
+ * backward pass runs (see {@link CheckedStep}), or a learnable weight after the update.
+ *
+ * <p>The forward outputs are checked because the backward pass must never see a non-finite
+ * activation: a max-pooling window of NaN or -Infinity leaves Caffe's argmax at -1, and the
+ * backward pass then adds to the float before its bottom blob, over malloc's chunk header. Every
+ * blob that a layer writes is checked, in the order the forward pass first writes it, so that the
+ * first one named is where the non-finite values began (they propagate forward).
  */
 public final class Divergence {
-  private final LearnableParams params;
-  private List<Integer> poolingLayers; // indices of the train net's Pooling layers, found lazily
+  /** A blob the forward pass writes and the layers that write it (more than one when in place). */
+  private record Output(int blob, String name, List<String> layers) {}
 
-  public Divergence(LearnableParams params) {
+  private final List<Output> outputs;
+  private final LearnableParams params;
+
+  private Divergence(List<Output> outputs, LearnableParams params) {
+    this.outputs = List.copyOf(outputs);
     this.params = params;
   }
 
-  /** Whether the step that left {@code loss} in {@code net} diverged. */
-  public boolean diverged(FloatNet net, double loss) {
-    return !Double.isFinite(loss) || !params.finite(net.params()) || !poolingInputsFinite(net);
+  /** The checks of {@code net}'s forward outputs and of its learnable {@code params}. */
+  public static Divergence of(FloatNet net, LearnableParams params) {
+    Map<Integer, List<String>> writers = new LinkedHashMap<>();
+    for (int i = 0; i < net.layers().size(); i++) {
+      String layer = net.layer_names().get(i).getString();
+      IntPointer tops = net.top_ids(i);
+      int n = net.layers().get(i).layer_param().top_size();
+      for (int j = 0; j < n; j++) {
+        writers.computeIfAbsent(tops.get(j), k -> new ArrayList<>()).add(layer);
+      }
+    }
+    List<Output> out = new ArrayList<>();
+    writers.forEach(
+        (blob, layers) ->
+            out.add(new Output(blob, net.blob_names().get(blob).getString(), layers)));
+    return new Divergence(out, params);
   }
 
-  private boolean poolingInputsFinite(FloatNet net) {
-    if (poolingLayers == null) {
-      List<Integer> found = new ArrayList<>();
-      FloatLayerSharedVector layers = net.layers();
-      for (int i = 0; i < layers.size(); i++) {
-        if ("Pooling".equals(layers.get(i).type().getString())) {
-          found.add(i);
-        }
-      }
-      poolingLayers = List.copyOf(found);
-    }
-    FloatBlobVectorVector bottoms = net.bottom_vecs();
-    for (int i : poolingLayers) {
-      if (!finite(bottoms.get(i).get(0))) {
-        return false;
+  /**
+   * The first non-finite output of the last forward pass, named with its layer ("output 'conv1' of
+   * layer 'conv1'"), or null when every output is finite.
+   */
+  public String firstNonFiniteOutput(FloatNet net) {
+    for (Output o : outputs) {
+      if (!finite(net.blobs().get(o.blob()))) {
+        String by =
+            o.layers().size() == 1
+                ? "layer '" + o.layers().get(0) + "'"
+                : "layers '" + String.join("', '", o.layers()) + "' (in place)";
+        return "output '" + o.name() + "' of " + by;
       }
     }
-    return true;
+    return null;
+  }
+
+  /** The first layer whose learnable weights are non-finite ("weights of layer 'ip1'"), or null. */
+  public String firstNonFiniteWeights(FloatNet net) {
+    FloatBlobSharedVector blobs = net.params();
+    for (LearnableParams.Param p : params.list()) {
+      if (!finite(blobs.get(p.index()))) {
+        return "weights of layer '" + p.layer() + "'";
+      }
+    }
+    return null;
   }
 
   /**

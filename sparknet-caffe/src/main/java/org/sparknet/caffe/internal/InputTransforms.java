@@ -43,6 +43,11 @@ public final class InputTransforms implements AutoCloseable {
     }
   }
 
+  /** Restarts the generator of crops and flips from {@code seed}. */
+  public void reseed(long seed) {
+    random.setSeed(seed ^ 0x5DEECE66DL);
+  }
+
   /** Floats of one fed example: the product of {@code feedShape} after the batch dim. */
   private static int exampleSize(int[] shape) {
     int n = 1;

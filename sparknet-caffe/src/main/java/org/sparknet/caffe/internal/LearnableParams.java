@@ -123,19 +123,6 @@ public final class LearnableParams {
     }
   }
 
-  /**
-   * Whether every value of these blobs is finite, read in place by Caffe's BLAS (see {@link
-   * Divergence#finite}).
-   */
-  public boolean finite(FloatBlobSharedVector blobs) {
-    for (Param p : params) {
-      if (!Divergence.finite(blobs.get(p.index()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** Rejects a collection unlike these blobs, before anything is written. */
   public void check(WeightCollection given, String what) {
     Map<String, List<Shape>> shapes = new LinkedHashMap<>();
