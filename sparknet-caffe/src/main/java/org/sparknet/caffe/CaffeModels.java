@@ -44,6 +44,20 @@ public final class CaffeModels {
   }
 
   /**
+   * Writes a snapshot as {@code caffe train} does: the weights to {@code caffemodel} and the solver
+   * state to {@code solverstate}, whose {@code learned_net} names {@code caffemodel} as given (so a
+   * relative name is relative to the directory Caffe runs in), so that {@code caffe train
+   * --snapshot=FILE.solverstate} resumes from both. Fails if either file exists.
+   */
+  public static void saveSnapshot(CaffeNet net, Path caffemodel, Path solverstate) {
+    Objects.requireNonNull(net, "net");
+    checkTarget(caffemodel, false, "Weights file");
+    checkTarget(solverstate, false, "Solver state file");
+    write(net.toCaffeModel(), caffemodel, "weights file");
+    write(net.toSolverStateProto(caffemodel.toString()), solverstate, "solver state file");
+  }
+
+  /**
    * Restores a {@code .solverstate} (Caffe's binary SolverState, from {@link #saveSolverState} or
    * {@code caffe train}) into {@code net} after checking that its history blobs match the net's
    * solver in number, shapes and sizes; a file that does not match throws {@link

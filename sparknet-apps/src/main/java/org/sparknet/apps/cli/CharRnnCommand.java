@@ -54,9 +54,8 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Option(
       names = "--workers",
-      defaultValue = "2",
-      description = "Partitions; default ${DEFAULT-VALUE}.")
-  int workers;
+      description = "Partitions; default: the task slots (local: the cores).")
+  Integer workers;
 
   @Option(
       names = "--tau",
@@ -126,6 +125,10 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
+    }
+    int workers = TaskSlots.resolve(this.workers, master, 1, "SparkNet char-RNN");
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
           "--workers, --tau, --rounds, --unroll, --streams and --hidden must be >= 1");
