@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
     description = {
       "Train a character-level LSTM (Caffe's LSTM layer, back-propagation through time) on text"
           + " files with model averaging on Spark, report next-character accuracy on the last"
-          + " 10% of the text, and print text sampled from the trained net. The default corpus is"
+          + " 10%% of the text, and print text sampled from the trained net. The default corpus is"
           + " the Linux kernel's kernel/*.c (Debian's linux-source-6.1, unpacked by bin/setup)."
     })
 public final class CharRnnCommand implements Callable<Integer> {

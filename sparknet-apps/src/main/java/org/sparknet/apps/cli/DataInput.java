@@ -169,7 +169,9 @@ final class DataInput {
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
     if (format == DataFormat.IDX) {
-      return new Loading(n.definition(idx.sampleShape()), n.scale, 0, 0, ImageTransform.NONE);
+      NetDefinition def = n.definition(idx.sampleShape());
+      n.checkRawPixels(def, option);
+      return new Loading(def, n.scale(), 0, 0, ImageTransform.NONE);
     }
     CaffeFiles files = n.files();
     CaffeDataLayers.Rewritten nt = rewriteDataLayers(files, n, o);
@@ -244,7 +246,7 @@ final class DataInput {
         n.definition(new CaffeFiles(nt.solverText(), nt.netText(), files.netSource()), shape);
     // Only the mean image is subtracted at load time; crops and flips are the net's, per batch,
     // so one transform serves both phases.
-    return new Loading(def, n.scale, h, w, new ImageTransform(0, false, false, 0, mean));
+    return new Loading(def, n.scale(), h, w, new ImageTransform(0, false, false, 0, mean));
   }
 
   /**
