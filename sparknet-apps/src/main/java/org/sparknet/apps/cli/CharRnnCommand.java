@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
       "Train a character-level LSTM (Caffe's LSTM layer, back-propagation through time) on text"
           + " files with model averaging on Spark, report next-character accuracy on the last"
           + " 10%% of the text, and print text sampled from the trained net. The default corpus is"
-          + " the Linux kernel's kernel/*.c (Debian's linux-source-6.1, unpacked by bin/setup)."
+          + " the Linux kernel's kernel/*.c (a linux-source-* package, unpacked by bin/setup --tests)."
     })
 public final class CharRnnCommand implements Callable<Integer> {
   @Option(
@@ -211,8 +211,8 @@ public final class CharRnnCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "No text given and "
               + p
-              + " does not exist: run bin/setup (it installs Debian's linux-source-6.1 and unpacks"
-              + " kernel/*.c there) or pass --text DIR");
+              + " does not exist: run bin/setup --tests (it installs a linux-source-* package and"
+              + " unpacks kernel/*.c there) or pass --text DIR");
     }
     return p;
   }
