@@ -169,9 +169,7 @@ final class DataInput {
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
     if (format == DataFormat.IDX) {
-      NetDefinition def = n.definition(idx.sampleShape());
-      n.checkRawPixels(def, option);
-      return new Loading(def, n.scale(), 0, 0, ImageTransform.NONE);
+      return idxLoading(n);
     }
     CaffeFiles files = n.files();
     CaffeDataLayers.Rewritten nt = rewriteDataLayers(files, n, o);
@@ -274,6 +272,13 @@ final class DataInput {
    * How to load: the definition, the pixel scale, the size images are resized to (0 when not
    * images) and the load-time transform (the mean image, if any).
    */
+  /** IDX bytes as they are, times --scale; a net with Input layers needs --scale given. */
+  private Loading idxLoading(NetOptions n) {
+    NetDefinition def = n.definition(idx.sampleShape());
+    n.checkRawPixels(def, option);
+    return new Loading(def, n.scale(), 0, 0, ImageTransform.NONE);
+  }
+
   record Loading(NetDefinition def, float scale, int height, int width, ImageTransform transform) {}
 
   /** The data as {@code partitions} partitions; {@code isTrain}: whether it is the training set. */
