@@ -1,13 +1,11 @@
 // SparkNet in a notebook: a jshell session with the apps jar on the class path. From the
-// repository root, after `mvn -B -DskipTests package`:
+// repository root:
 //
-//   CP=$(ls sparknet-apps/target/sparknet-apps-*-all.jar):$(ls sparknet-apps/target/spark-jars/*.jar | paste -sd:)
-//   GLOG_minloglevel=2 OPENBLAS_NUM_THREADS=1 SPARK_LOCAL_IP=127.0.0.1 jshell --class-path "$CP" \
-//     $(sed 's/[^ ][^ ]*/-R&/g' sparknet-apps/target/launcher/jvm-flags.txt) -R-Xmx2g \
-//     -R-Dlog4j2.configurationFile=sparknet-apps/target/launcher/log4j2.properties examples/notebook.jsh
+//   bin/sparknet shell examples/notebook.jsh
 //
-// (-R passes Spark's --add-opens flags to the JVM that runs the snippets.) Or paste the lines below
-// into a running jshell one by one. Fashion-MNIST comes from $SPARKNET_FASHION_MNIST_DIR or Debian's
+// (`bin/sparknet shell` alone opens an empty session with the same class path; it builds the jar on
+// first use, and hands Spark's --add-opens flags to the JVM that runs the snippets.) Or paste the
+// lines below into a running jshell one by one. Fashion-MNIST comes from $SPARKNET_FASHION_MNIST_DIR or Debian's
 // dataset-fashion-mnist package.
 
 import org.apache.spark.sql.Dataset;

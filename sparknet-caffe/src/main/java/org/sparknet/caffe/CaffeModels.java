@@ -44,6 +44,32 @@ public final class CaffeModels {
   }
 
   /**
+   * Writes a snapshot as {@code caffe train} does: the weights to {@code caffemodel} and the solver
+   * state to {@code solverstate}, whose {@code learned_net} names {@code caffemodel} as given (so a
+   * relative name is relative to the directory Caffe runs in), so that {@code caffe train
+   * --snapshot=FILE.solverstate} resumes from both. Fails if either file exists.
+   */
+  public static void saveSnapshot(CaffeNet net, Path caffemodel, Path solverstate) {
+    checkTarget(caffemodel, false, "Weights file");
+    checkTarget(solverstate, false, "Solver state file");
+    Snapshot files = snapshot(net, caffemodel.toString());
+    write(files.caffemodel(), caffemodel, "weights file");
+    write(files.solverstate(), solverstate, "solver state file");
+  }
+
+  /** The two files of a snapshot as bytes, for a caller that writes them to its own storage. */
+  public record Snapshot(byte[] caffemodel, byte[] solverstate) {}
+
+  /**
+   * The bytes of {@link #saveSnapshot}'s two files: the state's {@code learned_net} names {@code
+   * caffemodelName} as given.
+   */
+  public static Snapshot snapshot(CaffeNet net, String caffemodelName) {
+    Objects.requireNonNull(net, "net");
+    return new Snapshot(net.toCaffeModel(), net.toSolverStateProto(caffemodelName));
+  }
+
+  /**
    * Restores a {@code .solverstate} (Caffe's binary SolverState, from {@link #saveSolverState} or
    * {@code caffe train}) into {@code net} after checking that its history blobs match the net's
    * solver in number, shapes and sizes; a file that does not match throws {@link

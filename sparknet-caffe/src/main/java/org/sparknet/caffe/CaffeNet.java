@@ -412,7 +412,16 @@ public final class CaffeNet implements Net {
 
   /** This solver's state as Caffe's binary SolverState (no learned_net: weights go separately). */
   byte[] toSolverStateProto() {
-    return onDevice(solverStates::toBytes);
+    return toSolverStateProto(null);
+  }
+
+  /**
+   * This solver's state as Caffe's binary SolverState naming {@code learnedNet} for its weights (no
+   * learned_net when null).
+   */
+  byte[] toSolverStateProto(String learnedNet) {
+    Supplier<byte[]> bytes = () -> solverStates.toBytes(learnedNet);
+    return onDevice(bytes);
   }
 
   /**

@@ -16,7 +16,7 @@ final class AdaptiveTauOptions {
       paramLabel = "PERCENT",
       description =
           "With --tau auto: the share of a round outside the solver steps (broadcast,"
-              + " aggregation, scheduling) that tau is chosen to stay under; default 5 (%).")
+              + " aggregation, scheduling) that tau is chosen to stay under; default 5 (%%).")
   String maxOverhead;
 
   @Option(

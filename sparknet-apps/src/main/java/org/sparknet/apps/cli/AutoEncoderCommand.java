@@ -123,13 +123,15 @@ public final class AutoEncoderCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    sparkOptions.check();
+    int workers = sparkOptions.workers("SparkNet deep auto-encoder");
     int[] sizes = new int[layers.length + 1];
     sizes[0] = 784;
     System.arraycopy(layers, 0, sizes, 1, layers.length);
     DeepAutoEncoder.Settings settings =
         new DeepAutoEncoder.Settings(
             sizes,
-            sparkOptions.workers,
+            workers,
             batch,
             tau,
             rbmEpochs,
@@ -158,19 +160,13 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     o.printf(
         "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"
             + " %d workers, tau=%d, batch %d; fine-tuning on device %s%n",
-        Arrays.toString(sizes),
-        train,
-        test,
-        sparkOptions.workers,
-        tau,
-        batch,
-        settings.finetuneDevice());
+        Arrays.toString(sizes), train, test, workers, tau, batch, settings.finetuneDevice());
     SparkSession spark = sparkOptions.session("SparkNet deep auto-encoder");
     long t0 = System.nanoTime();
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, sparkOptions.workers, 1f / 255);
-      JavaRDD<Example> heldOutRdd = testSet.toRdd(sc, 0, test, sparkOptions.workers, 1f / 255);
+      JavaRDD<Example> trainRdd = trainSet.toRdd(sc, 0, train, workers, 1f / 255);
+      JavaRDD<Example> heldOutRdd = testSet.toRdd(sc, 0, test, workers, 1f / 255);
       List<Example> heldOut = testSet.read(0, test, 1f / 255);
       DeepAutoEncoder.Result r =
           DeepAutoEncoder.run(

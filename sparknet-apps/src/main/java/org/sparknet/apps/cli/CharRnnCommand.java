@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
     description = {
       "Train a character-level LSTM (Caffe's LSTM layer, back-propagation through time) on text"
           + " files with model averaging on Spark, report next-character accuracy on the last"
-          + " 10% of the text, and print text sampled from the trained net. The default corpus is"
-          + " the Linux kernel's kernel/*.c (Debian's linux-source-6.1, unpacked by bin/setup)."
+          + " 10%% of the text, and print text sampled from the trained net. The default corpus is"
+          + " the Linux kernel's kernel/*.c (a linux-source-* package, unpacked by bin/setup --tests)."
     })
 public final class CharRnnCommand implements Callable<Integer> {
   @Option(
@@ -54,9 +54,8 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Option(
       names = "--workers",
-      defaultValue = "2",
-      description = "Partitions; default ${DEFAULT-VALUE}.")
-  int workers;
+      description = "Partitions; default: the task slots (local: the cores).")
+  Integer workers;
 
   @Option(
       names = "--tau",
@@ -126,6 +125,10 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
+    }
+    int workers = TaskSlots.resolve(this.workers, master, 1, "SparkNet char-RNN");
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
           "--workers, --tau, --rounds, --unroll, --streams and --hidden must be >= 1");
@@ -208,8 +211,8 @@ public final class CharRnnCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "No text given and "
               + p
-              + " does not exist: run bin/setup (it installs Debian's linux-source-6.1 and unpacks"
-              + " kernel/*.c there) or pass --text DIR");
+              + " does not exist: run bin/setup --tests (it installs a linux-source-* package and"
+              + " unpacks kernel/*.c there) or pass --text DIR");
     }
     return p;
   }

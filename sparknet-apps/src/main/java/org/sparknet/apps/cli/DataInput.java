@@ -158,7 +158,7 @@ final class DataInput {
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
     if (format == DataFormat.IDX) {
-      return new Loading(n.definition(idx.sampleShape()), n.scale, 0, 0, ImageTransform.NONE);
+      return idxLoading(n);
     }
     CaffeFiles files = n.files();
     CaffeDataLayers.Rewritten nt = rewriteDataLayers(files, n, o);
@@ -233,7 +233,7 @@ final class DataInput {
         n.definition(new CaffeFiles(nt.solverText(), nt.netText(), files.netSource()), shape);
     // Only the mean image is subtracted at load time; crops and flips are the net's, per batch,
     // so one transform serves both phases.
-    return new Loading(def, n.scale, h, w, new ImageTransform(0, false, false, 0, mean));
+    return new Loading(def, n.scale(), h, w, new ImageTransform(0, false, false, 0, mean));
   }
 
   /**
@@ -261,6 +261,13 @@ final class DataInput {
    * How to load: the definition, the pixel scale, the size images are resized to (0 when not
    * images) and the load-time transform (the mean image, if any).
    */
+  /** IDX bytes as they are, times --scale; a net with Input layers needs --scale given. */
+  private Loading idxLoading(NetOptions n) {
+    NetDefinition def = n.definition(idx.sampleShape());
+    n.checkRawPixels(def, option);
+    return new Loading(def, n.scale(), 0, 0, ImageTransform.NONE);
+  }
+
   record Loading(NetDefinition def, float scale, int height, int width, ImageTransform transform) {}
 
   /** The data as {@code partitions} partitions; {@code isTrain}: whether it is the training set. */

@@ -45,9 +45,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--workers",
-      defaultValue = "2",
-      description = "Partitions (one net each); default ${DEFAULT-VALUE}.")
-  int workers;
+      description = "Partitions (one net each); default: the task slots (local: the cores).")
+  Integer workers;
 
   @Option(
       names = "--tau",
@@ -91,6 +90,10 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
+    }
+    int workers = TaskSlots.resolve(this.workers, master, 1, "SparkNet demo");
     if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
       throw new IllegalArgumentException(
           "--workers and --tau must be >= 1 and --epochs and --lr > 0 (got workers="

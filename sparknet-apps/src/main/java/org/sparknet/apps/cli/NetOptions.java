@@ -2,6 +2,7 @@ package org.sparknet.apps.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.device.TaskDevices;
@@ -43,12 +44,38 @@ final class NetOptions {
 
   @Option(
       names = "--scale",
-      defaultValue = "1",
       description =
-          "Multiply pixel bytes by this before feeding (default ${DEFAULT-VALUE}: raw 0-255, as"
-              + " Caffe's Data layers read them; their transform_param scale still applies). Use"
-              + " 0.00390625 for nets with Input layers that expect [0, 1).")
-  float scale;
+          "Multiply pixel bytes by this before feeding (default 1: raw 0-255, as Caffe's Data"
+              + " layers read them; their transform_param scale still applies). Use 0.00390625 for"
+              + " nets with Input layers that expect [0, 1); with --format idx such a net needs"
+              + " --scale given.")
+  Float scale;
+
+  private static final Pattern INPUT_LAYER = Pattern.compile("type\\s*:\\s*\"Input\"");
+
+  /** The pixel scale: --scale, else 1 (raw bytes). */
+  float scale() {
+    return scale != null ? scale : 1f;
+  }
+
+  /**
+   * Refuses raw 0-255 IDX pixels for a net that takes its data through an {@code Input} layer
+   * without --scale: such a layer applies no transform_param scale, and nets written that way (the
+   * bundled LeNet) expect [0, 1) and diverge on raw bytes in the first round.
+   */
+  void checkRawPixels(NetDefinition def, String data) {
+    String net = def.netText() != null ? def.netText() : def.solverText();
+    if (scale == null && INPUT_LAYER.matcher(net).find()) {
+      throw new IllegalArgumentException(
+          "The net ("
+              + (this.net != null ? this.net : solver)
+              + ") reads "
+              + data
+              + " through an Input layer, which applies no transform_param scale, and IDX pixels"
+              + " are raw bytes 0-255: this net expects pixels scaled to [0, 1); pass --scale"
+              + " 0.00390625 (or --scale 1 to feed the raw bytes)");
+    }
+  }
 
   /** The definition; {@code imageShape} (from the data) when no --sample-shape was given. */
   NetDefinition definition(List<Integer> imageShape) {
@@ -69,7 +96,7 @@ final class NetOptions {
             "--sample-shape must be positive extents like 1,28,28 but was " + shape);
       }
     }
-    if (!(scale > 0) || Float.isInfinite(scale)) {
+    if (!(scale() > 0) || Float.isInfinite(scale())) {
       throw new IllegalArgumentException("--scale must be a positive number but was " + scale);
     }
     return files.definition(new ArrayList<>(shape), seed != null ? seed : files.seed(42));

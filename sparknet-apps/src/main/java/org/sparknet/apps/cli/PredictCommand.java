@@ -97,7 +97,8 @@ public final class PredictCommand implements Callable<Integer> {
               spark,
               def,
               w,
-              data.toRdd(spark, sparkOptions.workers, loading, false, dataOptions),
+              data.toRdd(
+                  spark, sparkOptions.workers("SparkNet predict"), loading, false, dataOptions),
               labelled,
               b)
           .write()

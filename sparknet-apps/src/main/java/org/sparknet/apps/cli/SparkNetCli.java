@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import org.sparknet.api.train.TrainingDivergedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,6 +29,12 @@ public final class SparkNetCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @CommandLine.Option(
+      names = "--debug",
+      scope = CommandLine.ScopeType.INHERIT,
+      description = "On a failure, print the stack trace too.")
+  boolean debug;
+
   public static void main(String[] args) {
     System.exit(run(args));
   }
@@ -37,10 +44,13 @@ public final class SparkNetCli implements Runnable {
     CommandLine cli = new CommandLine(new SparkNetCli());
     cli.setExitCodeExceptionMapper(
         e -> e instanceof IllegalArgumentException ? EXIT_BAD_INPUT : EXIT_TRAINING_FAILED);
+    boolean debug = java.util.Arrays.asList(args).contains("--debug");
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          String kind = e instanceof IllegalArgumentException ? "error" : "training failed";
-          commandLine.getErr().println("sparknet: " + kind + ": " + e.getMessage());
+          commandLine.getErr().println(describe(e, debug));
+          if (debug) {
+            e.printStackTrace(commandLine.getErr());
+          }
           return commandLine.getExitCodeExceptionMapper().getExitCode(e);
         });
     // picocli's default for bad usage is 2 already; make it explicit since scripts rely on it.
@@ -53,6 +63,36 @@ public final class SparkNetCli implements Runnable {
           return EXIT_BAD_INPUT;
         });
     return cli.execute(args);
+  }
+
+  /**
+   * The one line a failure prints: the message of bad input and of a diverged run as they are; for
+   * anything else (unexpected) its class and message, and its root cause's, so that it never reads
+   * "null"; without {@code --debug} a hint that it prints the stack trace.
+   */
+  static String describe(Throwable e, boolean debug) {
+    if (e instanceof IllegalArgumentException && e.getMessage() != null) {
+      return "sparknet: error: " + e.getMessage();
+    }
+    if (e instanceof TrainingDivergedException && e.getMessage() != null) {
+      return "sparknet: training failed: " + e.getMessage();
+    }
+    StringBuilder sb = new StringBuilder("sparknet: training failed: ").append(classAndMessage(e));
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root != e) {
+      sb.append("; caused by ").append(classAndMessage(root));
+    }
+    if (!debug) {
+      sb.append(" (--debug prints the stack trace)");
+    }
+    return sb.toString();
+  }
+
+  private static String classAndMessage(Throwable t) {
+    return t.getClass().getName() + (t.getMessage() != null ? ": " + t.getMessage() : "");
   }
 
   @Override

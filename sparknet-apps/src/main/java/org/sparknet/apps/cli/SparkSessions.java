@@ -3,7 +3,10 @@ package org.sparknet.apps.cli;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.train.SparkSettings;
 
-/** The Spark session the CLI commands use: SparkNet's recommended settings, no UI. */
+/**
+ * The Spark session the CLI commands use: SparkNet's recommended settings and no UI, each only
+ * where the user set nothing (spark-submit's --conf arrives as a system property).
+ */
 final class SparkSessions {
   private SparkSessions() {}
 
@@ -38,7 +41,9 @@ final class SparkSessions {
   }
 
   private static SparkSession.Builder builder(String appName) {
-    return SparkSettings.apply(SparkSession.builder().appName(appName))
-        .config("spark.ui.enabled", "false");
+    SparkSession.Builder b = SparkSettings.apply(SparkSession.builder().appName(appName));
+    return System.getProperty("spark.ui.enabled") == null
+        ? b.config("spark.ui.enabled", "false")
+        : b;
   }
 }

@@ -62,13 +62,13 @@ public final class TestCommand implements Callable<Integer> {
       TrainerConfig cfg =
           TrainerConfig.builder()
               .setNetDefinition(def)
-              .optWorkers(sparkOptions.workers)
+              .optWorkers(sparkOptions.workers("SparkNet test"))
               .optTau(1)
               .build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         trainer.setValidationData(
-            data.toRdd(spark, sparkOptions.workers, loading, false, dataOptions));
+            data.toRdd(spark, sparkOptions.workers("SparkNet test"), loading, false, dataOptions));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",

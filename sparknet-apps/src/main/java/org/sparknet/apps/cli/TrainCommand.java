@@ -9,7 +9,6 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.DeviceReport;
-import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.plot.Axis;
@@ -27,7 +26,10 @@ import picocli.CommandLine.Option;
     description = {
       "Train a Caffe net (unchanged solver and net prototxt) on Spark with model averaging: each"
           + " round every worker runs tau solver steps on its partition, then the weights are"
-          + " averaged. Writes OUTPUT/final.caffemodel and OUTPUT/metrics.jsonl."
+          + " averaged. Writes OUTPUT/final.caffemodel and OUTPUT/metrics.jsonl. The solver's"
+          + " max_iter, test_interval, display, snapshot, snapshot_prefix and base_lr apply (steps"
+          + " per worker); a flag wins over the file. SIGINT or SIGTERM stops after the current"
+          + " round and writes a snapshot first."
     })
 public final class TrainCommand implements Callable<Integer> {
   @Mixin NetOptions netOptions = new NetOptions();
@@ -35,7 +37,10 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(names = "--train", required = true, paramLabel = "URI", description = "Training data.")
   String train;
 
-  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
+  @Option(
+      names = "--test",
+      paramLabel = "URI",
+      description = "Test data (optional: without it nothing is tested).")
   String test;
 
   @Option(
@@ -51,8 +56,10 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
-  @Option(names = "--workers", required = true, description = "Workers (partitions).")
-  int workers;
+  @Option(
+      names = "--workers",
+      description = "Workers (partitions); default: the task slots (local: the cores).")
+  Integer workers;
 
   @ArgGroup(multiplicity = "1")
   Tau tau;
@@ -70,14 +77,12 @@ public final class TrainCommand implements Callable<Integer> {
     Double seconds;
   }
 
-  @Option(names = "--rounds", required = true, description = "Rounds to train (resumed included).")
-  int rounds;
-
   @Option(
-      names = "--test-interval",
-      defaultValue = "0",
-      description = "Test every N rounds (default 0: only after the last round).")
-  int testInterval;
+      names = "--rounds",
+      description = "Rounds to train (resumed included); optional when max_iter is set.")
+  Integer rounds;
+
+  @Mixin SolverFlags solverFlags = new SolverFlags();
 
   @Option(
       names = "--averaging",
@@ -123,7 +128,7 @@ public final class TrainCommand implements Callable<Integer> {
       description =
           "Reproducible training: the same data, workers and command give identical weights, and a"
               + " run resumed from --checkpoint ends exactly where an uninterrupted one does"
-              + " (needs --tau, not --tau-seconds; not with --averaging easgd).")
+              + " (needs --tau, not --tau-seconds).")
   boolean deterministic;
 
   @Option(
@@ -153,7 +158,9 @@ public final class TrainCommand implements Callable<Integer> {
     DataInput trainSet =
         DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
     DataInput testSet =
-        DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+        test == null
+            ? null
+            : DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
@@ -162,8 +169,19 @@ public final class TrainCommand implements Callable<Integer> {
       throw new IllegalArgumentException("train needs --solver FILE");
     }
     DataInput.Loading loading = trainSet.setup(netOptions, dataOptions);
-    NetDefinition def = deviceOptions.apply(loading.def(), master);
     StoragePath outputDir = outputOption(output, "--output");
+    SolverSettings settings =
+        SolverSettings.of(
+            loading.def().solverText(),
+            StoragePath.of(netOptions.solver).name(),
+            solverFlags.flags(),
+            outputDir);
+    if (rounds == null && settings.maxIter().value() == 0) {
+      throw new IllegalArgumentException(
+          "train needs --rounds N, --max-iter STEPS or a max_iter in the solver "
+              + netOptions.solver);
+    }
+    NetDefinition def = deviceOptions.apply(settings.apply(loading.def()), master);
     StoragePath finalModel = outputDir.resolve("final.caffemodel");
     if (finalModel.exists()) {
       throw new IllegalArgumentException(
@@ -177,43 +195,76 @@ public final class TrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--output: " + e.getMessage(), e);
     }
-    TrainerConfig cfg = config(def, avg, metricsFile);
-    PrintStream out = System.out;
-    out.printf(
-        "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %d rounds%n",
-        def.netText() != null ? "net" : "solver",
-        trainSet.describeCount(),
-        testSet.describeCount(),
-        trainSet.format().cliName(),
-        def.sampleShape(),
-        cfg,
-        rounds);
+    int slots = workers != null ? workers : TaskSlots.local(master, groupSize);
+    // The config's own checks before Spark starts; a cluster's slots are known only after.
+    config(def, avg, metricsFile, Math.max(1, slots));
+    try (StopSignals signals = StopSignals.install()) {
+      return run(
+          new Plan(
+              def,
+              avg,
+              settings,
+              new RunFiles(weightsFile, outputDir, metricsFile, plotFile),
+              trainSet,
+              testSet,
+              loading),
+          slots,
+          signals);
+    }
+  }
 
+  /** The run's files, each checked and qualified before Spark starts; weights and plot optional. */
+  private record RunFiles(
+      StoragePath weights, StoragePath output, StoragePath metrics, StoragePath plot) {}
+
+  /** What {@link #call} checked and prepared before Spark starts. */
+  private record Plan(
+      NetDefinition def,
+      Averaging avg,
+      SolverSettings settings,
+      RunFiles files,
+      DataInput trainSet,
+      DataInput testSet,
+      DataInput.Loading loading) {}
+
+  /** Starts Spark and trains; {@code slots} is the worker count, or 0 for the cluster's slots. */
+  private int run(Plan p, int slots, StopSignals signals) {
+    PrintStream out = System.out;
     SparkSession spark =
-        SparkSessions.forCommand(master, workers * groupSize, "SparkNet train", groupSize);
+        SparkSessions.forCommand(
+            master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
     try {
+      int w = slots > 0 ? slots : TaskSlots.ofSession(spark, groupSize);
+      TrainerConfig cfg = config(p.def(), p.avg(), p.files().metrics(), w);
+      out.printf(
+          "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %s%n",
+          p.def().netText() != null ? "net" : "solver",
+          p.trainSet().describeCount(),
+          p.testSet() == null ? "no" : p.testSet().describeCount(),
+          p.trainSet().format().cliName(),
+          p.def().sampleShape(),
+          cfg,
+          rounds == null ? "until max_iter" : rounds + " rounds");
+      out.printf("workers %d (%s)%n", w, workers != null ? "--workers" : "default: task slots");
+      p.settings().describe().forEach(out::println);
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.addListener(new DeviceReport(out));
         if (trainer.round() > 0) {
           out.printf("Resumed from round %d in %s%n", trainer.round(), checkpoint);
-        } else if (weights != null) {
-          trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
+        } else if (p.files().weights() != null) {
+          trainer.setWeights(NetOptions.loadWeights(p.def(), p.files().weights()));
         }
-        trainer.setTrainingData(trainSet.toRdd(spark, workers, loading, true, dataOptions));
-        trainer.setValidationData(testSet.toRdd(spark, workers, loading, false, dataOptions));
-        String skipped = trainSet.skippedReport() + testSet.skippedReport();
+        trainer.setTrainingData(p.trainSet().toRdd(spark, w, p.loading(), true, dataOptions));
+        String skipped = p.trainSet().skippedReport();
+        if (p.testSet() != null) {
+          trainer.setValidationData(p.testSet().toRdd(spark, w, p.loading(), false, dataOptions));
+          skipped += p.testSet().skippedReport();
+        }
         if (!skipped.isEmpty()) {
           out.println(skipped.substring(2)); // drop the leading "; "
         }
-        TrainingCurves curves = new TrainingCurves(Axis.linear("round").integers(), "");
-        Map<String, Float> last = trainRounds(trainer, curves, out);
-        NetOptions.saveWeights(def, trainer.getWeights(), finalModel);
-        out.printf("Final test: %s%n", format(last));
-        out.printf("Weights written to %s; metrics to %s%n", finalModel, metricsFile);
-        if (plotFile != null && !curves.isEmpty()) {
-          plotFile.write(curves.toFigure().toPng(), true);
-        }
+        finish(trainer, p, signals, out);
       }
     } finally {
       spark.stop();
@@ -221,15 +272,61 @@ public final class TrainCommand implements Callable<Integer> {
     return SparkNetCli.EXIT_OK;
   }
 
+  private void finish(SparkNetTrainer trainer, Plan p, StopSignals signals, PrintStream out) {
+    TrainingCurves curves = new TrainingCurves(Axis.linear("round").integers(), "");
+    TrainLoop.Outcome o =
+        new TrainLoop(
+                new TrainLoop.Parts(
+                    trainer,
+                    p.settings(),
+                    rounds,
+                    plannedRounds(p.settings()),
+                    p.testSet() != null,
+                    new Snapshots(p.def(), p.settings(), out),
+                    signals,
+                    curves,
+                    out))
+            .run();
+    StoragePath finalModel = p.files().output().resolve("final.caffemodel");
+    NetOptions.saveWeights(p.def(), trainer.getWeights(), finalModel);
+    if (o.stoppedBy() != null) {
+      out.printf("Stopped by %s after round %d%n", o.stoppedBy(), trainer.round());
+    }
+    if (!o.lastTest().isEmpty()) {
+      out.printf("Final test: %s%n", format(o.lastTest()));
+    }
+    out.printf("Weights written to %s; metrics to %s%n", finalModel, p.files().metrics());
+    if (p.files().plot() != null && !curves.isEmpty()) {
+      p.files().plot().write(curves.toFigure().toPng(), true);
+    }
+  }
+
+  /**
+   * The rounds the run will take, for the ETA: --rounds, or max_iter over a fixed tau; 0: unknown.
+   */
+  private int plannedRounds(SolverSettings s) {
+    int byIter = 0;
+    long maxIter = s.maxIter().value();
+    if (maxIter > 0 && tau.seconds == null && !AdaptiveTauOptions.isAuto(tau.steps)) {
+      byIter = (int) Math.min(Integer.MAX_VALUE, (maxIter + tauSteps() - 1) / tauSteps());
+    }
+    if (rounds == null) {
+      return byIter;
+    }
+    return byIter == 0 ? rounds : Math.min(rounds, byIter);
+  }
+
+  private int tauSteps() {
+    return AdaptiveTauOptions.steps(tau.steps);
+  }
+
   private void checkNumbers() {
-    if (workers < 1 || rounds < 1 || testInterval < 0) {
+    if ((workers != null && workers < 1) || (rounds != null && rounds < 1)) {
       throw new IllegalArgumentException(
-          "--workers and --rounds must be >= 1 and --test-interval >= 0 (got workers="
+          "--workers and --rounds must be >= 1 (got workers="
               + workers
               + ", rounds="
               + rounds
-              + ", test-interval="
-              + testInterval
               + ")");
     }
     if (groupSize < 1) {
@@ -238,7 +335,9 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private void checkDataSets(DataInput trainSet, DataInput testSet) {
-    if (trainSet.classes() != null && !trainSet.classes().equals(testSet.classes())) {
+    if (testSet != null
+        && trainSet.classes() != null
+        && !trainSet.classes().equals(testSet.classes())) {
       throw new IllegalArgumentException(
           "--test folder "
               + test
@@ -249,7 +348,7 @@ public final class TrainCommand implements Callable<Integer> {
               + "; label indices come from the sorted class folder names, so they must match");
     }
     for (DataInput set : new DataInput[] {trainSet, testSet}) {
-      if (set.count() == 0) {
+      if (set != null && set.count() == 0) {
         throw new IllegalArgumentException(
             (set == trainSet ? "--train " + train : "--test " + test)
                 + " holds 0 records; there is nothing to "
@@ -267,20 +366,19 @@ public final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private TrainerConfig config(NetDefinition def, Averaging avg, StoragePath metricsFile) {
+  private TrainerConfig config(NetDefinition def, Averaging avg, StoragePath metricsFile, int w) {
     TrainerConfig.Builder config =
         TrainerConfig.builder()
             .setNetDefinition(def)
-            .optWorkers(workers)
+            .optWorkers(w)
             .optAveraging(avg)
-            .optMaxRounds(rounds)
             .optMetricsFile(metricsFile.toString())
             .optGroupSize(groupSize);
+    if (rounds != null) {
+      config.optMaxRounds(rounds);
+    }
     tauOptions.apply(config, tau.steps, tau.seconds);
     config.optCompress(compressOption.compression());
-    if (testInterval > 0) {
-      config.optValidationInterval(testInterval);
-    }
     if (checkpoint != null) {
       config.optCheckpointDir(outputOption(checkpoint, "--checkpoint").toString());
     }
@@ -291,43 +389,9 @@ public final class TrainCommand implements Callable<Integer> {
                 + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
                 + " depends on the machine's speed");
       }
-      if (avg.isElastic()) {
-        throw new IllegalArgumentException(
-            "--deterministic cannot be combined with --averaging easgd: checkpoints do not hold the"
-                + " EASGD workers' own weights, so a resumed run would not repeat an uninterrupted"
-                + " one; use --averaging plain, or drop --deterministic");
-      }
       config.optDeterministic(true);
     }
     return config.build();
-  }
-
-  /** Trains up to --rounds, a line per round; returns the last test metrics. */
-  private Map<String, Float> trainRounds(
-      SparkNetTrainer trainer, TrainingCurves curves, PrintStream out) {
-    Map<String, Float> last = Map.of();
-    while (trainer.round() < rounds) {
-      RoundMetrics m = trainer.trainRound();
-      curves.addTraining(m.round(), m.meanLoss());
-      if (!m.validation().isEmpty()) {
-        last = m.validation();
-      }
-      if (m.round() == rounds && m.validation().isEmpty()) {
-        last = trainer.test();
-      }
-      if (!m.validation().isEmpty() || m.round() == rounds) {
-        curves.addTest(m.round(), last);
-      }
-      out.printf(
-          "round %3d/%d  iter %6d  loss %.4f  %,6.0f ex/s%s%n",
-          m.round(),
-          rounds,
-          m.iteration(),
-          m.meanLoss(),
-          m.imagesPerSecond(),
-          m.validation().isEmpty() ? "" : "  test " + format(m.validation()));
-    }
-    return last.isEmpty() ? trainer.test() : last; // resumed at or past --rounds
   }
 
   private Averaging averaging() {

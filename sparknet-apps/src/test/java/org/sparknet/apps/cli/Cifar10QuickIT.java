@@ -76,6 +76,8 @@ class Cifar10QuickIT {
             "10",
             "--rounds",
             "4",
+            "--display",
+            "1", // a line every round (the solver's display: 100 would print only the last)
             "--output",
             out.toString());
     System.out.println(r);

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,31 +93,8 @@ class DivergenceIT {
 
   /** Runs the CLI from the shaded jar in a child JVM; returns "exit N\n" and its output. */
   private String runInChildJvm(String[] args) throws Exception {
-    Path target = Path.of("target").toAbsolutePath();
-    Path jar;
-    try (Stream<Path> s = Files.list(target)) {
-      jar =
-          s.filter(f -> f.getFileName().toString().matches("sparknet-apps-.*-all\\.jar"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("run through mvn verify (shaded jar)"));
-    }
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx1g");
-    cmd.addAll(
-        Arrays.asList(
-            Files.readString(target.resolve("launcher/jvm-flags.txt")).strip().split("\\s+")));
-    cmd.add("-Dlog4j2.configurationFile=" + target.resolve("launcher/log4j2.properties"));
-    cmd.add("-cp");
-    cmd.add(jar + File.pathSeparator + target.resolve("spark-jars") + File.separator + "*");
-    cmd.add(SparkNetCli.class.getName());
-    cmd.addAll(Arrays.asList(args));
     Path log = tmp.resolve("child.log");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
-    pb.environment().put("GLOG_minloglevel", "2");
-    pb.environment().put("OPENBLAS_NUM_THREADS", "1");
-    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    ProcessBuilder pb = CliFixtures.childJvm(log, args);
     Process p = pb.start();
     if (!p.waitFor(5, TimeUnit.MINUTES)) {
       p.destroyForcibly();

@@ -72,6 +72,43 @@ class SparkNetCliTest {
     assertTrue(e.contains("dataset-fashion-mnist"), e);
   }
 
+  /**
+   * An unexpected exception names its class and message (and its root cause's), never "null"; a
+   * build that printed getMessage() alone gave "sparknet: training failed: null".
+   */
+  @Test
+  void unexpectedFailuresNameTheirClass() {
+    String npe = SparkNetCli.describe(new NullPointerException(), false);
+    assertEquals(
+        "sparknet: training failed: java.lang.NullPointerException (--debug prints the stack"
+            + " trace)",
+        npe);
+    String wrapped =
+        SparkNetCli.describe(
+            new IllegalStateException("round 3", new java.io.IOException("disk full")), true);
+    assertEquals(
+        "sparknet: training failed: java.lang.IllegalStateException: round 3; caused by"
+            + " java.io.IOException: disk full",
+        wrapped);
+    assertEquals(
+        "sparknet: error: bad", SparkNetCli.describe(new IllegalArgumentException("bad"), false));
+  }
+
+  /** --debug is an option of every command; with it a failure prints its stack trace. */
+  @Test
+  void debugPrintsTheStackTraceOnEveryCommand() {
+    for (String command : new String[] {"demo", "train", "test", "predict", "char-rnn"}) {
+      assertEquals(0, SparkNetCli.run(command, "--debug", "--help"), command);
+    }
+    assertEquals(0, SparkNetCli.run("autoencoder", "--debug", "--help"));
+    err.reset();
+    assertEquals(2, SparkNetCli.run("demo", "--tau", "0"));
+    assertTrue(!text(err).contains("\tat org.sparknet"), text(err));
+    err.reset();
+    assertEquals(2, SparkNetCli.run("demo", "--tau", "0", "--debug"));
+    assertTrue(text(err).contains("\tat org.sparknet.apps.cli.DemoCommand.call"), text(err));
+  }
+
   @Test
   void badValuesAreExitTwo() {
     assertEquals(2, SparkNetCli.run("demo", "--tau", "0"));

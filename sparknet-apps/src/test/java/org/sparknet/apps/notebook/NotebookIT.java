@@ -4,56 +4,40 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs examples/notebook.jsh as its header says: jshell with the shaded apps jar and Spark's jars
- * (target/spark-jars) on the class path and the launcher's JVM flags for the snippets' JVM; checks
- * that every snippet ran and what it printed (a progress line per round with validation accuracy
- * and an ETA, the listener's lines, the history of the saved and loaded model, a prediction table,
- * a test accuracy well above chance, the class count and a one-vector prediction). Broken on
- * purpose: a model writer that skipped history.jsonl failed with "no history line for round 1".
+ * Runs examples/notebook.jsh as its header says, {@code bin/sparknet shell examples/notebook.jsh}:
+ * jshell with the shaded apps jar and Spark's jars (target/spark-jars) on the class path and the
+ * launcher's JVM flags for the snippets' JVM; checks that every snippet ran and what it printed (a
+ * progress line per round with validation accuracy and an ETA, the listener's lines, the history of
+ * the saved and loaded model, a prediction table, a test accuracy well above chance, the class
+ * count and a one-vector prediction). Broken on purpose: a model writer that skipped history.jsonl
+ * failed with "no history line for round 1".
  */
 class NotebookIT {
-  private static final Path TARGET = Path.of("target");
-  private static final Path NOTEBOOK = Path.of("..", "examples", "notebook.jsh");
 
   @TempDir Path tmp;
 
   @Test
   void notebookRunsInJshell() throws Exception {
-    List<String> cp = new ArrayList<>();
-    cp.add(shadedJar().toString());
-    try (Stream<Path> s = Files.list(TARGET.resolve("spark-jars"))) {
-      s.filter(p -> p.toString().endsWith(".jar"))
-          .sorted()
-          .forEach(p -> cp.add(p.toAbsolutePath().toString()));
+    // The header's one command: bin/sparknet shell puts the jar and Spark's jars on jshell's class
+    // path and hands the launcher's JVM flags to the snippets' JVM (-R).
+    Path root = Path.of("..").toAbsolutePath().normalize();
+    if (!Files.isDirectory(Path.of("target/spark-jars"))) {
+      throw new IllegalStateException("run this IT through 'mvn verify' (it packages the jar)");
     }
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "jshell").toString());
-    cmd.add("--class-path");
-    cmd.add(String.join(File.pathSeparator, cp));
-    for (String flag :
-        Files.readString(TARGET.resolve("launcher/jvm-flags.txt")).strip().split("\\s+")) {
-      cmd.add("-R" + flag);
-    }
-    cmd.add("-R-Xmx2g");
-    cmd.add(
-        "-R-Dlog4j2.configurationFile="
-            + TARGET.resolve("launcher/log4j2.properties").toAbsolutePath());
-    cmd.add(NOTEBOOK.toAbsolutePath().normalize().toString());
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    List<String> cmd = List.of("bin/sparknet", "shell", "examples/notebook.jsh");
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
+    pb.environment().put("SPARKNET_JAVA_OPTS", "-Xmx2g");
     pb.environment().put("GLOG_minloglevel", "2");
     pb.environment().put("OPENBLAS_NUM_THREADS", "1");
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
@@ -104,18 +88,5 @@ class NotebookIT {
     assertTrue(m.find(), out);
     double accuracy = Double.parseDouble(m.group(1));
     assertTrue(accuracy > 0.5, "test accuracy " + accuracy + " after two rounds");
-  }
-
-  private static Path shadedJar() throws Exception {
-    try (Stream<Path> s = Files.list(TARGET)) {
-      return s.filter(f -> f.getFileName().toString().matches("sparknet-apps-.*-all\\.jar"))
-          .findFirst()
-          .orElseThrow(
-              () ->
-                  new IllegalStateException(
-                      "No target/sparknet-apps-*-all.jar: run this IT through 'mvn verify',"
-                          + " which builds it in the package phase"))
-          .toAbsolutePath();
-    }
   }
 }

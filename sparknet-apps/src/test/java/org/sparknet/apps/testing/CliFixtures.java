@@ -230,6 +230,43 @@ public final class CliFixtures {
     return to;
   }
 
+  /**
+   * A child JVM that runs the CLI from the shaded jar (built by {@code mvn verify}'s package phase)
+   * with the launcher's JVM flags, its output (stdout and stderr) going to {@code log}.
+   */
+  public static ProcessBuilder childJvm(Path log, String... args) throws IOException {
+    Path target = Path.of("target").toAbsolutePath();
+    Path jar;
+    try (java.util.stream.Stream<Path> s = Files.list(target)) {
+      jar =
+          s.filter(f -> f.getFileName().toString().matches("sparknet-apps-.*-all\\.jar"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("run through mvn verify (shaded jar)"));
+    }
+    java.util.List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx1g");
+    cmd.addAll(
+        java.util.Arrays.asList(
+            Files.readString(target.resolve("launcher/jvm-flags.txt")).strip().split("\\s+")));
+    cmd.add("-Dlog4j2.configurationFile=" + target.resolve("launcher/log4j2.properties"));
+    cmd.add("-cp");
+    cmd.add(
+        jar
+            + java.io.File.pathSeparator
+            + target.resolve("spark-jars")
+            + java.io.File.separator
+            + "*");
+    cmd.add(SparkNetCli.class.getName());
+    cmd.addAll(java.util.Arrays.asList(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    pb.environment().put("GLOG_minloglevel", "2");
+    pb.environment().put("OPENBLAS_NUM_THREADS", "1");
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    return pb;
+  }
+
   /** The CLI's exit code and what it printed. */
   public record Result(int exit, String out, String err) {
     @Override

@@ -60,7 +60,19 @@ public final class SolverStates {
 
   /** This solver's state as Caffe's binary SolverState (no learned_net: weights go separately). */
   public byte[] toBytes() {
-    return CaffeRuntime.bytes(proto(solver.iter()));
+    return toBytes(null);
+  }
+
+  /**
+   * This solver's state with {@code learnedNet} (when not null) as its weights file, as Caffe's own
+   * snapshots name it: {@code caffe train --snapshot} loads the weights from that path.
+   */
+  public byte[] toBytes(String learnedNet) {
+    SolverState proto = proto(solver.iter());
+    if (learnedNet != null) {
+      proto.set_learned_net(learnedNet);
+    }
+    return CaffeRuntime.bytes(proto);
   }
 
   /**

@@ -1,0 +1,128 @@
+package org.sparknet.apps.cli;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.apps.plot.TrainingCurves;
+
+/**
+ * The rounds of {@code train}, as the solver file and the flags say: stop at --rounds or max_iter
+ * (whichever comes first), test every test_interval steps, a line every display steps, a snapshot
+ * every snapshot steps and on SIGINT/SIGTERM. Steps are counted per worker, as Caffe counts
+ * iterations; a round runs tau steps, so each of these happens after the round that reaches a
+ * multiple of its interval (exactly on the multiple when tau divides it).
+ */
+final class TrainLoop {
+  /** How the loop ended: the last test metrics (empty without test data) and what stopped it. */
+  record Outcome(Map<String, Float> lastTest, String stoppedBy) {}
+
+  private final SparkNetTrainer trainer;
+  private final SolverSettings settings;
+  private final Integer rounds;
+  private final int plannedRounds;
+  private final boolean hasTest;
+  private final Snapshots snapshots;
+  private final StopSignals signals;
+  private final TrainingCurves curves;
+  private final PrintStream out;
+
+  /** The parts a loop uses. {@code plannedRounds} (0: unknown) sizes the ETA. */
+  record Parts(
+      SparkNetTrainer trainer,
+      SolverSettings settings,
+      Integer rounds,
+      int plannedRounds,
+      boolean hasTest,
+      Snapshots snapshots,
+      StopSignals signals,
+      TrainingCurves curves,
+      PrintStream out) {}
+
+  TrainLoop(Parts p) {
+    this.trainer = p.trainer();
+    this.settings = p.settings();
+    this.rounds = p.rounds();
+    this.plannedRounds = p.plannedRounds();
+    this.hasTest = p.hasTest();
+    this.snapshots = p.snapshots();
+    this.signals = p.signals();
+    this.curves = p.curves();
+    this.out = p.out();
+  }
+
+  Outcome run() {
+    long start = System.nanoTime();
+    int done = 0;
+    Map<String, Float> last = Map.of();
+    long testedAt = -1;
+    while (!finished(trainer.round(), trainer.iteration()) && signals.received() == null) {
+      long before = trainer.iteration();
+      RoundMetrics m = trainer.trainRound();
+      done++;
+      curves.addTraining(m.round(), m.meanLoss());
+      boolean end = finished(m.round(), m.iteration()) || signals.received() != null;
+      Map<String, Float> test = Map.of();
+      if (hasTest && (end || SolverSettings.due(settings.testInterval(), before, m.iteration()))) {
+        test = trainer.test();
+        last = test;
+        testedAt = m.iteration();
+        curves.addTest(m.round(), test);
+      }
+      if (end
+          || !test.isEmpty()
+          || settings.display().value() == 0
+          || SolverSettings.due(settings.display(), before, m.iteration())) {
+        out.println(line(m, test, System.nanoTime() - start, done));
+      }
+      if (SolverSettings.due(settings.snapshot(), before, m.iteration())) {
+        snapshots.write(trainer.getWeights(), m.iteration());
+      }
+    }
+    String stoppedBy = signals.received();
+    if (stoppedBy != null && !snapshots.has(trainer.iteration())) {
+      snapshots.write(trainer.getWeights(), trainer.iteration());
+    }
+    if (hasTest && testedAt != trainer.iteration()) {
+      last = trainer.test(); // resumed at or past the end, or stopped before the first round
+    }
+    return new Outcome(last, stoppedBy);
+  }
+
+  private boolean finished(int round, long iteration) {
+    return (rounds != null && round >= rounds)
+        || (settings.maxIter().value() > 0 && iteration >= settings.maxIter().value());
+  }
+
+  private String line(RoundMetrics m, Map<String, Float> test, long elapsedNanos, int done) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %3d", m.round()));
+    if (plannedRounds > 0) {
+      sb.append('/').append(plannedRounds);
+    }
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "  iter %6d  loss %.4f  %,6.0f ex/s",
+            m.iteration(),
+            m.meanLoss(),
+            m.imagesPerSecond()));
+    if (!test.isEmpty()) {
+      sb.append("  test ").append(TrainCommand.format(test));
+    }
+    sb.append("  elapsed ").append(duration(elapsedNanos));
+    if (plannedRounds > 0) {
+      long left = Math.max(0, plannedRounds - m.round());
+      sb.append("  ETA ").append(duration(elapsedNanos / done * left));
+    }
+    return sb.toString();
+  }
+
+  /** {@code m:ss}, or {@code h:mm:ss} from an hour on. */
+  static String duration(long nanos) {
+    long s = Math.max(0, nanos) / 1_000_000_000L;
+    return s >= 3600
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+  }
+}
