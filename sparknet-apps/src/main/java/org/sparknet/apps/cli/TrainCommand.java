@@ -128,7 +128,7 @@ public final class TrainCommand implements Callable<Integer> {
       description =
           "Reproducible training: the same data, workers and command give identical weights, and a"
               + " run resumed from --checkpoint ends exactly where an uninterrupted one does"
-              + " (needs --tau, not --tau-seconds).")
+              + " (needs --tau, not --tau-seconds; not with --averaging easgd).")
   boolean deterministic;
 
   @Option(
@@ -388,6 +388,12 @@ public final class TrainCommand implements Callable<Integer> {
             "--deterministic needs --tau STEPS; "
                 + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
                 + " depends on the machine's speed");
+      }
+      if (avg.isElastic()) {
+        throw new IllegalArgumentException(
+            "--deterministic cannot be combined with --averaging easgd: checkpoints do not hold the"
+                + " EASGD workers' own weights, so a resumed run would not repeat an uninterrupted"
+                + " one; use --averaging plain, or drop --deterministic");
       }
       config.optDeterministic(true);
     }
