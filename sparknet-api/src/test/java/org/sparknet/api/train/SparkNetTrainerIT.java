@@ -141,7 +141,13 @@ class SparkNetTrainerIT {
       assertEquals(15, t.iteration());
       assertEquals(80, ms.get(2).examples());
       assertEquals(3, ms.get(2).round());
-      assertTrue(ms.get(2).meanLoss() > 0 && ms.get(2).meanLoss() < ms.get(0).meanLoss() + 1);
+      // The loss falls by 0.3 from round 1 to round 3: the real build gives 2.22, 1.81, 1.70.
+      // Mutations: training labels shuffled (ShardFeeder) gave 2.48, 3.22, 3.69 (this check
+      // fails); the driver keeping its weights instead of the round's (RoundTotals.combine) gave
+      // 2.22, 2.16, 1.84, which the exact weights above catch and the loss alone would not.
+      double first = ms.get(0).meanLoss();
+      double third = ms.get(2).meanLoss();
+      assertTrue(third > 0 && third < first - 0.3, "loss " + first + " -> " + third);
     }
   }
 
@@ -603,7 +609,7 @@ class SparkNetTrainerIT {
   }
 
   @Test
-  void warmStartAndTimedRounds() {
+  void warmStartLowersTheFirstRoundsLoss() {
     NetDefinition def = softmax(16, 0.1, 0);
     double coldLoss;
     try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 5, 2).build())) {
@@ -615,14 +621,6 @@ class SparkNetTrainerIT {
       t.setTrainingData(rdd(split(300, 300)));
       double warmLoss = t.trainRound().meanLoss();
       assertTrue(warmLoss < coldLoss, "warm " + warmLoss + " vs cold " + coldLoss);
-    }
-    TrainerConfig timed =
-        TrainerConfig.builder().setNetDefinition(def).optTauSeconds(0.05).optWorkers(2).build();
-    try (SparkNetTrainer t = new SparkNetTrainer(sc, timed)) {
-      t.setTrainingData(rdd(split(300, 300)));
-      RoundMetrics m = t.trainRound();
-      assertTrue(m.iteration() >= 1 && m.examples() >= 32, m.summary());
-      assertEquals(m.examples(), Arrays.stream(t.examplesFed()).sum());
     }
   }
 

@@ -93,7 +93,10 @@ class Cifar10QuickIT {
         losses.get(3) < losses.get(0) - 0.1,
         "the training loss falls from round 1 to round 4: " + losses);
     double accuracy = lastAccuracy(r.out());
-    assertTrue(accuracy > 0.3, "accuracy on 200 held-out records, chance 0.1: " + accuracy);
+    // The real build gives 0.56 (the README's figure); training labels shuffled (ShardFeeder) gave
+    // 0.085 and a flat loss. Workers never given the averaged weights (Worker.train) gave 0.57:
+    // four rounds cannot tell averaging from independent workers.
+    assertTrue(accuracy > 0.45, "accuracy on 200 held-out records, chance 0.1: " + accuracy);
 
     Path model = out.resolve("final.caffemodel");
     Result t =

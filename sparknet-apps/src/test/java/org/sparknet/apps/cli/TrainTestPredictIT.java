@@ -79,7 +79,10 @@ class TrainTestPredictIT {
     Pngs.assertPng(tmp.resolve("curves.png"), 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     double trainAccuracy = lastAccuracy(train.out());
     // 4 rounds x 2 workers x 10 steps x 64 = 5,120 examples (8.5 epochs of 600); chance is 0.1.
-    assertTrue(trainAccuracy > 0.5, "accuracy after training " + trainAccuracy);
+    // The real build gives 0.735; training labels shuffled (ShardFeeder) gave 0.16. Workers never
+    // given the averaged weights (Worker.train) gave 0.74: four rounds from one start cannot tell
+    // averaging from independent workers; SparkNetTrainerIT's exact W-partitions test does.
+    assertTrue(trainAccuracy > 0.65, "accuracy after training " + trainAccuracy);
 
     Result test =
         CliFixtures.run(

@@ -31,6 +31,15 @@ public final class SparkSubmitProcess {
     ProcessTree.kill(process.toHandle(), Duration.ofSeconds(10));
   }
 
+  /**
+   * kill -9 of the driver JVM alone, at once: without listing its descendants first (a client-mode
+   * driver starts none), for a kill that must land inside a write of a few milliseconds.
+   */
+  public void killAtOnce() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
+
   public boolean isAlive() {
     return process.isAlive();
   }

@@ -87,6 +87,8 @@ class NotebookIT {
     Matcher m = Pattern.compile("test accuracy: (0\\.\\d+)").matcher(out);
     assertTrue(m.find(), out);
     double accuracy = Double.parseDouble(m.group(1));
-    assertTrue(accuracy > 0.5, "test accuracy " + accuracy + " after two rounds");
+    // The real build gives 0.774; training labels shuffled (ShardFeeder) gave 0.105. Workers never
+    // given the averaged weights (Worker.train) gave 0.760, too close to tell apart in two rounds.
+    assertTrue(accuracy > 0.65, "test accuracy " + accuracy + " after two rounds");
   }
 }

@@ -231,9 +231,10 @@ class SparkNetPipelineIT {
         "SparkNetPipelineIT: CrossValidator accuracy tau 2: %.3f, tau 6: %.3f%n",
         metrics[0], metrics[1]);
     assertEquals(2, metrics.length);
-    for (double m : metrics) {
-      assertTrue(m > 0.15 && m <= 1, "fold accuracy " + m + " is not better than chance");
-    }
+    // Fold accuracies (400 images, chance 0.1): the real build gives 0.368 for tau 2 and 0.629 for
+    // tau 6; with the training labels shuffled (ShardFeeder) it gave 0.133 and 0.111.
+    assertTrue(metrics[0] > 0.25 && metrics[0] <= 1, "tau 2 fold accuracy " + metrics[0]);
+    assertTrue(metrics[1] > 0.45 && metrics[1] <= 1, "tau 6 fold accuracy " + metrics[1]);
     SparkNetClassificationModel best = (SparkNetClassificationModel) cv.bestModel();
     int bestTau = metrics[1] > metrics[0] ? 6 : 2;
     assertEquals(bestTau, best.getTau());

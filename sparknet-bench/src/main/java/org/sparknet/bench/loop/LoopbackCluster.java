@@ -94,6 +94,21 @@ final class LoopbackCluster implements AutoCloseable {
     return "spark://127.0.0.1:" + port;
   }
 
+  /** The executor JVMs worker {@code i} runs now (its CoarseGrainedExecutorBackend children). */
+  List<ProcessHandle> executors(int worker) {
+    return daemons
+        .get(worker + 1) // the master first
+        .toHandle()
+        .children()
+        .filter(
+            p ->
+                p.info()
+                    .arguments()
+                    .map(a -> String.join(" ", a).contains("CoarseGrainedExecutorBackend"))
+                    .orElse(false))
+        .toList();
+  }
+
   /** Spark settings for an application on this cluster: executors of {@code memory}. */
   Map<String, String> appSettings(String memory) {
     List<String> dirs = new ArrayList<>();
