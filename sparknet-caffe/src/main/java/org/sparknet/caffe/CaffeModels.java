@@ -40,7 +40,7 @@ public final class CaffeModels {
     Objects.requireNonNull(net, "net");
     Objects.requireNonNull(file, "file");
     checkTarget(file, overwrite, "Solver state file");
-    write(net.toSolverStateProto(), file, "solver state file");
+    write(net.toSolverStateProto(null), file, "solver state file");
   }
 
   /**

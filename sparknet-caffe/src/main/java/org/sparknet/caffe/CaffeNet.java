@@ -410,11 +410,6 @@ public final class CaffeNet implements Net {
     onDevice(() -> solverStates.restore(state.iteration(), state.history()));
   }
 
-  /** This solver's state as Caffe's binary SolverState (no learned_net: weights go separately). */
-  byte[] toSolverStateProto() {
-    return toSolverStateProto(null);
-  }
-
   /**
    * This solver's state as Caffe's binary SolverState naming {@code learnedNet} for its weights (no
    * learned_net when null).
