@@ -8,6 +8,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.model.ModelStore;
 import org.sparknet.api.storage.StoragePath;
+import org.sparknet.apps.data.IdxInput;
 import picocli.CommandLine.Option;
 
 /** The options that name a Caffe net, shared by train, test and predict. */
@@ -122,19 +123,6 @@ final class NetOptions {
    * option} and the URI.
    */
   static StoragePath existing(String uri, String option) {
-    if (uri == null) {
-      return null;
-    }
-    StoragePath p;
-    try {
-      p = StoragePath.of(uri);
-      if (p.isFile()) {
-        return p;
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
-    }
-    throw new IllegalArgumentException(
-        option + " file " + p + (p.exists() ? " is a directory" : " does not exist"));
+    return uri == null ? null : IdxInput.file(uri, option);
   }
 }
