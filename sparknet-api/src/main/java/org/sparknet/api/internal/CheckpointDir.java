@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * A directory of checkpoints on any Hadoop file system ({@code file:}, {@code hdfs:}, {@code
@@ -46,17 +47,14 @@ public final class CheckpointDir {
   public void write(Checkpoint c) throws IOException {
     fs.mkdirs(dir);
     String name = fileName(c.round());
-    Path tmp = new Path(dir, "_" + name + ".tmp");
-    Path target = new Path(dir, name);
-    try (OutputStream out = new BufferedOutputStream(fs.create(tmp, true), 1 << 20)) {
-      c.encode(out);
-    }
-    if (fs.exists(target)) {
-      fs.delete(target, false);
-    }
-    if (!fs.rename(tmp, target)) {
-      throw new IOException("Could not rename " + tmp + " to " + target);
-    }
+    StoragePath.writeByRename(
+        fs,
+        new Path(dir, name),
+        out -> {
+          OutputStream buffered = new BufferedOutputStream(out, 1 << 20);
+          c.encode(buffered);
+          buffered.flush();
+        });
     writeManifest(name);
     List<Integer> rounds = rounds();
     for (int i = 0; i + 2 < rounds.size(); i++) {
@@ -65,17 +63,8 @@ public final class CheckpointDir {
   }
 
   private void writeManifest(String name) throws IOException {
-    Path tmp = new Path(dir, "_" + MANIFEST + ".tmp");
-    try (OutputStream out = fs.create(tmp, true)) {
-      out.write((name + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    Path manifest = new Path(dir, MANIFEST);
-    if (fs.exists(manifest)) {
-      fs.delete(manifest, false);
-    }
-    if (!fs.rename(tmp, manifest)) {
-      throw new IOException("Could not rename " + tmp + " to " + manifest);
-    }
+    byte[] line = (name + "\n").getBytes(StandardCharsets.UTF_8);
+    StoragePath.writeByRename(fs, new Path(dir, MANIFEST), out -> out.write(line));
   }
 
   /** Rounds of the checkpoint files in the directory, ascending. */

@@ -3,7 +3,6 @@ package org.sparknet.api.model;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -14,6 +13,7 @@ import org.apache.hadoop.security.AccessControlException;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * Writes and reads models on any Hadoop file system ({@code file:}, {@code hdfs:}, {@code s3a:},
@@ -135,17 +135,7 @@ public final class ModelStore {
         throw new IllegalArgumentException(
             target + " already exists; choose another path or allow overwriting");
       }
-      Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
-      try (OutputStream out = fs.create(tmp, true)) {
-        out.write(bytes);
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(tmp, target)) {
-        fs.delete(tmp, false);
-        throw new IOException("Could not rename " + tmp + " to " + target);
-      }
+      StoragePath.writeByRename(fs, target, out -> out.write(bytes));
     } catch (AccessControlException e) {
       throw new IllegalArgumentException(
           "No permission to write " + target + ": " + e.getMessage());

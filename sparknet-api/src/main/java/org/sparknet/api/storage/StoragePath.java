@@ -200,24 +200,40 @@ public final class StoragePath implements Serializable {
   public void write(byte[] bytes, boolean overwrite) {
     FileSystem fs = fileSystem();
     Path target = hadoopPath();
-    Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
     try {
       if (!overwrite && fs.exists(target)) {
         throw new IllegalArgumentException(
             uri + " already exists; choose another path or remove it");
       }
-      try (OutputStream out = fs.create(tmp, true)) {
-        out.write(bytes);
-      }
-      if (fs.exists(target)) {
-        fs.delete(target, false);
-      }
-      if (!fs.rename(tmp, target)) {
-        fs.delete(tmp, false);
-        throw new IOException("could not rename " + tmp + " to " + target);
-      }
+      writeByRename(fs, target, out -> out.write(bytes));
     } catch (IOException e) {
       throw problem("write", e);
+    }
+  }
+
+  /** What is written into a file's stream; may fail with an {@link IOException}. */
+  @FunctionalInterface
+  public interface Contents {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /**
+   * Writes {@code target} on {@code fs} under a temporary name beside it ({@code _NAME.tmp}), then
+   * puts it in place by a rename, so that no reader finds a partial file under the target's name.
+   * An existing target is replaced; the temporary file is removed when the rename fails.
+   */
+  public static void writeByRename(FileSystem fs, Path target, Contents contents)
+      throws IOException {
+    Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
+    try (OutputStream out = fs.create(tmp, true)) {
+      contents.writeTo(out);
+    }
+    if (fs.exists(target)) {
+      fs.delete(target, false);
+    }
+    if (!fs.rename(tmp, target)) {
+      fs.delete(tmp, false);
+      throw new IOException("Could not rename " + tmp + " to " + target);
     }
   }
 
