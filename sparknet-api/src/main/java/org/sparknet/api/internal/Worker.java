@@ -22,6 +22,9 @@ public final class Worker {
   private long initializedToken = -1;
   private int lastRound = -1;
 
+  /** The newest round a task has claimed this worker for (set under the registry's key lock). */
+  private volatile int claimedRound = -1;
+
   /** Reused every round: the weights copied out, elastic offsets, compressed offsets. */
   private float[] weightsOut;
 
@@ -35,6 +38,21 @@ public final class Worker {
 
   public Net net() {
     return net;
+  }
+
+  /** Marks this worker as taken by a task of {@code round}; returns it. */
+  Worker claim(int round) {
+    claimedRound = Math.max(claimedRound, round);
+    return this;
+  }
+
+  int claimedRound() {
+    return claimedRound;
+  }
+
+  /** The last round this worker completed its steps in (-1: none); read under its lock. */
+  int lastRound() {
+    return lastRound;
   }
 
   /** The devices the net runs on, one per solver ("cpu" or "gpu:N"). */

@@ -16,13 +16,18 @@ public final class WorkerJobs {
 
   private WorkerJobs() {}
 
-  /** Each partition's worker weights, by partition (null where the partition has no worker). */
-  public static float[][] weights(PackedData data, String trainerId, WeightLayout layout) {
+  /**
+   * Each partition's worker weights after round {@code round}, by partition (null where no executor
+   * holds the partition's worker of that round).
+   */
+  public static float[][] weights(
+      PackedData data, String trainerId, WeightLayout layout, int round) {
     List<float[]> flats;
     try {
       flats =
           data.shards()
-              .mapPartitionsWithIndex((p, it) -> WorkerTasks.weights(trainerId, layout, p), true)
+              .mapPartitionsWithIndex(
+                  (p, it) -> WorkerTasks.weights(trainerId, layout, p, round), true)
               .collect();
     } catch (Exception e) {
       throw TaskFailures.unwrap(e);
@@ -35,14 +40,18 @@ public final class WorkerJobs {
     return out;
   }
 
-  /** Each partition's solver state, by partition (null where the partition has no worker). */
+  /**
+   * Each partition's solver state after round {@code round}, by partition (null where no executor
+   * holds the partition's worker of that round: its solver restarts after a resume).
+   */
   public static SolverState[] solverStates(
-      JavaSparkContext sc, PackedData data, String trainerId, String description) {
+      JavaSparkContext sc, PackedData data, String trainerId, int round) {
+    String description = "SparkNet solver states after round " + round;
     sc.setJobDescription(description);
     try {
       List<WorkerTasks.StateResult> results =
           data.shards()
-              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(trainerId, p), true)
+              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(trainerId, p, round), true)
               .collect();
       SolverState[] out = new SolverState[data.partitions()];
       for (WorkerTasks.StateResult r : results) {

@@ -30,7 +30,8 @@ public final class WorkerTasks {
             WorkerRegistry.Role.TRAIN,
             partition,
             plan.definitionFor(partition),
-            plan.groupSize());
+            plan.groupSize(),
+            orders.round());
     PartitionResult r;
     synchronized (a.worker()) {
       r = a.worker().train(plan, orders, partition, shard, a.builtNow());
@@ -51,7 +52,7 @@ public final class WorkerTasks {
     }
     Worker w =
         WorkerRegistry.acquire(
-                plan.trainerId(), WorkerRegistry.Role.TEST, partition, plan.definition(), 1)
+                plan.trainerId(), WorkerRegistry.Role.TEST, partition, plan.definition(), 1, 0)
             .worker();
     synchronized (w) {
       FlatWeights.set(w.net(), plan.layout(), weights.value());
@@ -60,9 +61,13 @@ public final class WorkerTasks {
     }
   }
 
-  /** The current weights of partition {@code p}'s worker, or an empty array if it has none. */
-  public static Iterator<float[]> weights(String trainerId, WeightLayout layout, int partition) {
-    Worker w = WorkerRegistry.find(trainerId, WorkerRegistry.Role.TRAIN, partition);
+  /**
+   * The weights of partition {@code p}'s worker after round {@code round}, or an empty array if
+   * this JVM has no worker of that round.
+   */
+  public static Iterator<float[]> weights(
+      String trainerId, WeightLayout layout, int partition, int round) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
     if (w == null) {
       return List.of(new float[0]).iterator();
     }
@@ -76,9 +81,11 @@ public final class WorkerTasks {
     private static final long serialVersionUID = 1L;
   }
 
-  /** The solver state of partition {@code p}'s worker, for a checkpoint. */
-  public static Iterator<StateResult> solverState(String trainerId, int partition) {
-    Worker w = WorkerRegistry.find(trainerId, WorkerRegistry.Role.TRAIN, partition);
+  /**
+   * The solver state of partition {@code p}'s worker after round {@code round}, for a checkpoint.
+   */
+  public static Iterator<StateResult> solverState(String trainerId, int partition, int round) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
     if (w == null) {
       return List.of(new StateResult(partition, null)).iterator();
     }

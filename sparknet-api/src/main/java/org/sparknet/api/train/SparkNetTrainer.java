@@ -375,7 +375,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       throw new IllegalStateException("No training data: call setTrainingData(...) first");
     }
     List<WeightCollection> out = new ArrayList<>();
-    for (float[] w : WorkerJobs.weights(training, trainerId, state.layout())) {
+    for (float[] w : WorkerJobs.weights(training, trainerId, state.layout(), state.round())) {
       out.add(w == null ? null : state.layout().toCollection(w));
     }
     return out;

@@ -138,8 +138,7 @@ final class TrainerCheckpoints {
     if (state.pendingSolverStates() != null) {
       return state.pendingSolverStates().clone();
     }
-    return WorkerJobs.solverStates(
-        sc, training, trainerId, "SparkNet solver states after round " + state.round());
+    return WorkerJobs.solverStates(sc, training, trainerId, state.round());
   }
 
   /**
