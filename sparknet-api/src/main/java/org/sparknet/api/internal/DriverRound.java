@@ -31,6 +31,7 @@ public final class DriverRound {
   private final OrdersSlot slot;
   private final JavaRDD<PartitionResult> rounds;
   private final int partitions;
+  private final DataSpread spread;
   private boolean resultSizeChecked;
 
   /** The rounds over {@code data}; build a new one when the training data changes. */
@@ -43,6 +44,7 @@ public final class DriverRound {
     OrdersSlot s = slot;
     this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
     this.partitions = data.partitions();
+    this.spread = new DataSpread(sc, data);
   }
 
   /**
@@ -71,6 +73,7 @@ public final class DriverRound {
    * ({@link LocalHandoff}) unless {@value LocalHandoff#SETTING} is "false".
    */
   public Outcome run(Start start) {
+    spread.beforeRound(start.round());
     if (!resultSizeChecked) {
       checkResultSize(start.sumOnDriver());
       resultSizeChecked = true;

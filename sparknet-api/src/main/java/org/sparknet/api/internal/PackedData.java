@@ -69,6 +69,16 @@ public final class PackedData {
     return counts.length;
   }
 
+  /**
+   * Drops the cached shards everywhere (blocking) and keeps the RDD marked for caching, so that the
+   * next job caches each shard again where its task runs. ({@code unpersist} alone also unmarks it:
+   * every later round would then read and pack its data again, wherever its task lands.)
+   */
+  public void recache() {
+    shards.unpersist(true);
+    shards.persist(StorageLevel.MEMORY_ONLY());
+  }
+
   /** Uncaches the shards (not blocking). */
   public void unpersist() {
     shards.unpersist(false);
