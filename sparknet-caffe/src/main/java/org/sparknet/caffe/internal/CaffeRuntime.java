@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import org.bytedeco.caffe.Caffe;
 import org.bytedeco.caffe.global.caffe;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.Pointer;
 
 /**
  * Loading Caffe's natives, choosing mode and device on the calling thread, and handing protos to
@@ -21,18 +23,54 @@ public final class CaffeRuntime {
   private CaffeRuntime() {}
 
   /**
-   * Loads the natives once. glog stays quiet when GLOG_minloglevel=2 is in the environment. In the
-   * GPU jar on a machine whose CUDA cannot be used, the CPU natives are loaded, whole (see {@link
-   * CaffeGpus#beforeLoad}).
+   * Loads the natives once. In the GPU jar on a machine whose CUDA cannot be used, the CPU natives
+   * are loaded, whole (see {@link CaffeGpus#beforeLoad}). Caffe's glog is then quietened ({@link
+   * #quietGlog}).
+   *
+   * @throws IllegalArgumentException naming the system library that is missing
    */
   public static void load() {
     if (!loaded) {
       synchronized (CaffeRuntime.class) {
         if (!loaded) {
           CaffeGpus.beforeLoad();
-          Loader.load(caffe.class);
+          try {
+            Loader.load(caffe.class);
+          } catch (UnsatisfiedLinkError e) {
+            throw NativeLoadFailure.of(e);
+          }
+          quietGlog(System.getenv(GLOG_LEVEL_VARIABLE));
           loaded = true;
         }
+      }
+    }
+  }
+
+  /** The environment variable glog reads its minimum log level from when it is loaded. */
+  public static final String GLOG_LEVEL_VARIABLE = "GLOG_minloglevel";
+
+  /** glog's flag, linked into libcaffe and exported from it. */
+  private static final String GLOG_LEVEL_SYMBOL = "_ZN3fLI17FLAGS_minloglevelE";
+
+  /**
+   * Sets glog's minimum level to 2 (errors only) unless the environment chose one. glog reads
+   * GLOG_minloglevel only when it is loaded, so a driver started by spark-submit or spark-shell,
+   * whose environment nobody prepared, would otherwise print every layer Caffe sets up; the presets
+   * expose no setter, and passing the flag to GlobalInit exits the JVM, so the flag is written
+   * where the library keeps it. glog reads it at each message.
+   */
+  static void quietGlog(String fromEnvironment) {
+    if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+      return;
+    }
+    Pointer flag = Loader.addressof(GLOG_LEVEL_SYMBOL);
+    if (flag == null) {
+      return;
+    }
+    try (flag;
+        IntPointer level = new IntPointer(flag)) {
+      if (!level.isNull()) {
+        level.put(2);
       }
     }
   }
