@@ -97,8 +97,9 @@ class ShadedJarSparkSubmitIT {
     Path model = out.resolve("final.caffemodel");
     assertTrue(Files.size(model) > 1_000_000, "LeNet's 431,080 floats in " + model);
     assertEquals(2, Files.readAllLines(out.resolve("metrics.jsonl")).size(), output);
-    // Without CaffeRuntime.quietGlog the output held about 400 of these lines, beginning
-    // "I1126 ... net.cpp:53] Initializing net from parameters:".
+    // Without CaffeRuntime.quietGlog glog prints every net Caffe sets up: one LeNet (its train and
+    // test nets) gave 205 such lines, beginning "I1126 ... net.cpp:53] Initializing net from
+    // parameters:" (GpuProbe with GLOG_minloglevel=0; 0 lines with nothing set).
     Matcher glog = GLOG_LINE.matcher(output);
     assertFalse(glog.find(), () -> "Caffe's glog printed: " + glog.group());
   }
