@@ -49,7 +49,7 @@ public final class RbmNet implements Net {
 
   private final RbmConfig config;
   private final Rbm rbm;
-  private final SplittableRandom rnd;
+  private SplittableRandom rnd;
   private final NDArray trainData;
   private final NDArray testData;
   private final Rbm.Statistics stats;
@@ -115,6 +115,16 @@ public final class RbmNet implements Net {
     this.vbv = made[3];
     this.vbh = made[4];
     this.stats = s;
+  }
+
+  /**
+   * Restarts the Gibbs sampler's generator from {@code seed}: the trainer reseeds before each
+   * partition's steps of a round, so that a round's samples repeat across a resume (whose nets are
+   * new) as they do in an uninterrupted run.
+   */
+  @Override
+  public void reseed(long seed) {
+    rnd = new SplittableRandom(mix(seed, config.seed()));
   }
 
   private static long mix(long a, long b) {
