@@ -12,16 +12,11 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
   private Integer group;
 
   private ConvLayer(String name) {
-    super(name);
+    super(name, "Convolution");
   }
 
   public static ConvLayer named(String name) {
     return new ConvLayer(name);
-  }
-
-  @Override
-  public String type() {
-    return "Convolution";
   }
 
   /** A square kernel. Required (this or {@link #setKernel(int, int)}). */
@@ -99,17 +94,15 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
   }
 
   @Override
-  void writeParams(PrototxtWriter w) {
-    writeLrMult(w);
-    w.open("convolution_param").bare("num_output", numOutput);
-    if (!biasTerm) {
-      w.bare("bias_term", "false");
-    }
+  String paramBlock() {
+    return "convolution_param";
+  }
+
+  @Override
+  void writeShapeFields(PrototxtWriter w) {
     window.write(w);
     if (group != null) {
       w.bare("group", group);
     }
-    writeFillers(w);
-    w.close();
   }
 }

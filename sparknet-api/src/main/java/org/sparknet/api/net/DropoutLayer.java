@@ -8,16 +8,11 @@ public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
   private Double ratio;
 
   private DropoutLayer(String name) {
-    super(name);
+    super(name, "Dropout");
   }
 
   public static DropoutLayer named(String name) {
     return new DropoutLayer(name);
-  }
-
-  @Override
-  public String type() {
-    return "Dropout";
   }
 
   /** The fraction dropped, in [0, 1); default 0.5 (Caffe's). */

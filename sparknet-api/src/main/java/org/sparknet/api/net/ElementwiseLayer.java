@@ -8,8 +8,8 @@ import org.sparknet.api.Phase;
  * its top has its bottom's shape.
  */
 abstract class ElementwiseLayer<S extends ElementwiseLayer<S>> extends LayerSpec<S> {
-  ElementwiseLayer(String name) {
-    super(name, null);
+  ElementwiseLayer(String name, String type) {
+    super(name, type, null);
   }
 
   @Override

@@ -19,7 +19,7 @@ public final class PoolLayer extends LayerSpec<PoolLayer> {
   private boolean global;
 
   private PoolLayer(String name, Method method) {
-    super(name, null);
+    super(name, "Pooling", null);
     this.method = method;
   }
 
@@ -29,11 +29,6 @@ public final class PoolLayer extends LayerSpec<PoolLayer> {
 
   public static PoolLayer ave(String name) {
     return new PoolLayer(name, Method.AVE);
-  }
-
-  @Override
-  public String type() {
-    return "Pooling";
   }
 
   public Method method() {
