@@ -7,7 +7,7 @@ import org.sparknet.api.Phase;
  * Caffe's {@code Convolution}: output size {@code (in + 2 pad - kernel) / stride + 1}, rounded
  * down; {@code numOutput * (channels / group) * kh * kw} weights plus {@code numOutput} biases.
  */
-public final class ConvLayer extends WeightedLayer<ConvLayer> {
+public final class ConvLayer extends WeightedLayer<ConvLayer> implements WindowedLayer<ConvLayer> {
   private final Window window = new Window();
   private Integer group;
 
@@ -19,36 +19,9 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
     return new ConvLayer(name);
   }
 
-  /** A square kernel. Required (this or {@link #setKernel(int, int)}). */
-  public ConvLayer setKernel(int size) {
-    return setKernel(size, size);
-  }
-
-  public ConvLayer setKernel(int height, int width) {
-    window.kernel = new int[] {positive("kernel", height), positive("kernel", width)};
-    return this;
-  }
-
-  /** Default 1. */
-  public ConvLayer optStride(int stride) {
-    return optStride(stride, stride);
-  }
-
-  public ConvLayer optStride(int height, int width) {
-    window.stride = new int[] {positive("stride", height), positive("stride", width)};
-    window.strideSet = true;
-    return this;
-  }
-
-  /** Zero padding on each side; default 0. */
-  public ConvLayer optPad(int pad) {
-    return optPad(pad, pad);
-  }
-
-  public ConvLayer optPad(int height, int width) {
-    window.pad = new int[] {nonNegative("pad", height), nonNegative("pad", width)};
-    window.padSet = true;
-    return this;
+  @Override
+  Window window() {
+    return window;
   }
 
   /** Grouped convolution: input and output channels split into {@code groups}; default 1. */

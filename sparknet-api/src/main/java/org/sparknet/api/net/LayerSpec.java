@@ -131,6 +131,11 @@ public abstract class LayerSpec<S extends LayerSpec<S>> {
     return List.of(inPlace() ? resolvedBottoms.get(0) : name);
   }
 
+  /** The kernel, stride and pad that {@link WindowedLayer}'s setters fill; null for other kinds. */
+  Window window() {
+    return null;
+  }
+
   /** Checks required fields; called when the layer is added and before it is written. */
   void checkComplete() {}
 
