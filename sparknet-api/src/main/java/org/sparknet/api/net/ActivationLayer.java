@@ -2,10 +2,8 @@ package org.sparknet.api.net;
 
 /** An element-wise activation, computed in place by default: ReLU, Sigmoid or TanH. */
 public final class ActivationLayer extends ElementwiseLayer<ActivationLayer> {
-  private Double negativeSlope;
-
   private ActivationLayer(String name, String type) {
-    super(name, type);
+    super(name, type, "relu_param", "negative_slope");
   }
 
   public static ActivationLayer relu(String name) {
@@ -28,14 +26,6 @@ public final class ActivationLayer extends ElementwiseLayer<ActivationLayer> {
     if (!Double.isFinite(slope)) {
       throw fail("field 'negative_slope' must be finite but was " + slope);
     }
-    this.negativeSlope = slope;
-    return this;
-  }
-
-  @Override
-  void writeParams(PrototxtWriter w) {
-    if (negativeSlope != null) {
-      w.open("relu_param").number("negative_slope", negativeSlope).close();
-    }
+    return setParam(slope);
   }
 }

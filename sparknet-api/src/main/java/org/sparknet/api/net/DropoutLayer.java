@@ -5,10 +5,8 @@ package org.sparknet.api.net;
  * scales the rest by 1 / (1 - ratio); the identity in the TEST phase.
  */
 public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
-  private Double ratio;
-
   private DropoutLayer(String name) {
-    super(name, "Dropout");
+    super(name, "Dropout", "dropout_param", "dropout_ratio");
   }
 
   public static DropoutLayer named(String name) {
@@ -20,14 +18,6 @@ public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
     if (!(r >= 0 && r < 1)) {
       throw fail("field 'dropout_ratio' must lie in [0, 1) but was " + r);
     }
-    this.ratio = r;
-    return this;
-  }
-
-  @Override
-  void writeParams(PrototxtWriter w) {
-    if (ratio != null) {
-      w.open("dropout_param").number("dropout_ratio", ratio).close();
-    }
+    return setParam(r);
   }
 }
