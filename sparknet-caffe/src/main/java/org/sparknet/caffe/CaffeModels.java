@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.bytedeco.caffe.NetParameter;
 import org.bytedeco.caffe.SolverState;
 import org.bytedeco.caffe.global.caffe;
@@ -77,11 +79,31 @@ public final class CaffeModels {
    * not followed: load the weights with {@link #load}.
    */
   public static void loadSolverState(CaffeNet net, Path file) {
+    readInto(
+        net,
+        file,
+        SolverState::new,
+        "Solver state file",
+        "a binary Caffe SolverState (.solverstate)",
+        (st, name) -> net.restoreSolverState(st, name));
+  }
+
+  /**
+   * Parses {@code file} into a new proto that lives in a pointer scope (freed on return) and hands
+   * it, with the file's name, to {@code apply}.
+   */
+  private static <M extends org.bytedeco.caffe.Message> void readInto(
+      CaffeNet net,
+      Path file,
+      Supplier<M> proto,
+      String what,
+      String is,
+      BiConsumer<M, String> apply) {
     Objects.requireNonNull(net, "net");
     try (PointerScope scope = new PointerScope()) {
-      SolverState st = new SolverState();
-      read(file, "Solver state file", st, "a binary Caffe SolverState (.solverstate)");
-      net.restoreSolverState(st, file.toString());
+      M m = proto.get();
+      read(file, what, m, is);
+      apply.accept(m, file.toString());
     }
   }
 
@@ -130,11 +152,12 @@ public final class CaffeModels {
    * does). A file that does not match throws {@link IllegalArgumentException} and changes nothing.
    */
   public static void load(CaffeNet net, Path file) {
-    Objects.requireNonNull(net, "net");
-    try (PointerScope scope = new PointerScope()) {
-      NetParameter np = new NetParameter();
-      read(file, "Weights file", np, "a binary Caffe NetParameter (.caffemodel)");
-      net.copyTrainedLayersFrom(np, file.toString());
-    }
+    readInto(
+        net,
+        file,
+        NetParameter::new,
+        "Weights file",
+        "a binary Caffe NetParameter (.caffemodel)",
+        (np, name) -> net.copyTrainedLayersFrom(np, name));
   }
 }

@@ -11,62 +11,61 @@ final class BulkCopies {
   private BulkCopies() {}
 
   static void toHeap(NDArray a, float[] dest, int destOffset) {
-    a.checkOpen();
-    long size = a.size();
-    if (destOffset < 0 || (long) destOffset + size > dest.length) {
-      throw new IllegalArgumentException(
-          "Array of shape "
-              + a.shape()
-              + " ("
-              + size
-              + " floats) does not fit in a float["
-              + dest.length
-              + "] at offset "
-              + destOffset);
-    }
-    if (size == 0) {
-      return;
-    }
-    if (a.isContiguous()) {
-      FloatBuffer b = a.storage().buffer().duplicate();
-      b.position((int) a.offset());
-      b.get(dest, destOffset, (int) size);
-    } else {
-      FloatBuffer b = a.storage().buffer();
-      NDArray.Walker w = a.new Walker();
-      for (int i = 0, n = (int) size; i < n; i++) {
-        dest[destOffset + i] = b.get(w.next());
-      }
-    }
+    move(a, dest, destOffset, true);
   }
 
   static void fromHeap(NDArray a, float[] src, int srcOffset) {
+    move(a, src, srcOffset, false);
+  }
+
+  /** Copies the array's floats into {@code heap} from {@code offset} ({@code toHeap}) or back. */
+  private static void move(NDArray a, float[] heap, int offset, boolean toHeap) {
     a.checkOpen();
     long size = a.size();
-    if (srcOffset < 0 || (long) srcOffset + size > src.length) {
+    if (offset < 0 || (long) offset + size > heap.length) {
       throw new IllegalArgumentException(
-          "Array of shape "
-              + a.shape()
-              + " needs "
-              + size
-              + " floats but float["
-              + src.length
-              + "] from offset "
-              + srcOffset
-              + " has fewer");
+          toHeap
+              ? "Array of shape "
+                  + a.shape()
+                  + " ("
+                  + size
+                  + " floats) does not fit in a float["
+                  + heap.length
+                  + "] at offset "
+                  + offset
+              : "Array of shape "
+                  + a.shape()
+                  + " needs "
+                  + size
+                  + " floats but float["
+                  + heap.length
+                  + "] from offset "
+                  + offset
+                  + " has fewer");
     }
-    if (size == 0) {
+    int n = (int) size;
+    if (n == 0) {
       return;
     }
     if (a.isContiguous()) {
       FloatBuffer b = a.storage().buffer().duplicate();
       b.position((int) a.offset());
-      b.put(src, srcOffset, (int) size);
+      if (toHeap) {
+        b.get(heap, offset, n);
+      } else {
+        b.put(heap, offset, n);
+      }
+      return;
+    }
+    FloatBuffer b = a.storage().buffer();
+    NDArray.Walker w = a.new Walker();
+    if (toHeap) {
+      for (int i = 0; i < n; i++) {
+        heap[offset + i] = b.get(w.next());
+      }
     } else {
-      FloatBuffer b = a.storage().buffer();
-      NDArray.Walker w = a.new Walker();
-      for (int i = 0, n = (int) size; i < n; i++) {
-        b.put(w.next(), src[srcOffset + i]);
+      for (int i = 0; i < n; i++) {
+        b.put(w.next(), heap[offset + i]);
       }
     }
   }

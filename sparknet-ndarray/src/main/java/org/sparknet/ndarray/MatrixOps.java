@@ -133,15 +133,21 @@ final class MatrixOps {
     return (float) (1.0 / (1.0 + Math.exp(-x)));
   }
 
+  /** {@code v} must be open and of shape [columns of m]; {@code what} names it in the error. */
+  private static void checkRowOf(NDArray m, NDArray v, String what) {
+    v.checkOpen();
+    int cols = m.dimsRef()[1];
+    if (v.rank() != 1 || v.dimsRef()[0] != cols) {
+      throw new IllegalArgumentException(
+          what + " must have shape [" + cols + "] but has " + v.shape());
+    }
+  }
+
   /** Adds {@code row} to every row of {@code m}; a loop (one axpy per row is a JNI call each). */
   static NDArray addRowVector(NDArray m, NDArray row) {
     checkMatrix(m, "addRowVector's target");
-    row.checkOpen();
+    checkRowOf(m, row, "addRowVector: the row");
     int[] dims = m.dimsRef();
-    if (row.rank() != 1 || row.dimsRef()[0] != dims[1]) {
-      throw new IllegalArgumentException(
-          "addRowVector: the row must have shape [" + dims[1] + "] but has " + row.shape());
-    }
     float[] r = row.toArray(); // also copes with a row that overlaps this array
     FloatBuffer buf = m.storage().buffer();
     int cols = dims[1];
@@ -156,12 +162,8 @@ final class MatrixOps {
   /** {@code out = alpha * (column sums of m) + beta * out}, accumulated in double. */
   static NDArray sumRows(NDArray m, float alpha, NDArray out, float beta) {
     checkMatrix(m, "sumRows' source");
-    out.checkOpen();
+    checkRowOf(m, out, "sumRows: the output");
     int[] dims = m.dimsRef();
-    if (out.rank() != 1 || out.dimsRef()[0] != dims[1]) {
-      throw new IllegalArgumentException(
-          "sumRows: the output must have shape [" + dims[1] + "] but has " + out.shape());
-    }
     if (out.storage() == m.storage()) {
       throw new IllegalArgumentException("sumRows: the output shares memory with the source");
     }

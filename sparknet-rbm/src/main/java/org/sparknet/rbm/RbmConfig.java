@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.sparknet.api.NetDefinition;
 
@@ -102,68 +103,79 @@ public record RbmConfig(
   }
 
   public RbmConfig withK(int newK) {
-    return new RbmConfig(
-        visible,
-        hidden,
-        newK,
-        batch,
-        testBatch,
-        baseLr,
-        momentum,
-        weightDecay,
-        initStd,
-        hiddenUnits,
-        seed);
+    return with(d -> d.k = newK);
   }
 
   public RbmConfig withSolver(float newLr, float newMomentum, float newWeightDecay) {
-    return new RbmConfig(
-        visible,
-        hidden,
-        k,
-        batch,
-        testBatch,
-        newLr,
-        newMomentum,
-        newWeightDecay,
-        initStd,
-        hiddenUnits,
-        seed);
+    return with(
+        d -> {
+          d.baseLr = newLr;
+          d.momentum = newMomentum;
+          d.weightDecay = newWeightDecay;
+        });
   }
 
   public RbmConfig withHiddenUnits(HiddenUnits units) {
-    return new RbmConfig(
-        visible, hidden, k, batch, testBatch, baseLr, momentum, weightDecay, initStd, units, seed);
+    return with(d -> d.hiddenUnits = units);
   }
 
   public RbmConfig withBatches(int newBatch, int newTestBatch) {
-    return new RbmConfig(
-        visible,
-        hidden,
-        k,
-        newBatch,
-        newTestBatch,
-        baseLr,
-        momentum,
-        weightDecay,
-        initStd,
-        hiddenUnits,
-        seed);
+    return with(
+        d -> {
+          d.batch = newBatch;
+          d.testBatch = newTestBatch;
+        });
   }
 
   public RbmConfig withSeed(long newSeed) {
+    return with(d -> d.seed = newSeed);
+  }
+
+  /** A copy with the fields that {@code change} sets on a draft of this one, checked again. */
+  private RbmConfig with(Consumer<Draft> change) {
+    Draft d = new Draft(this);
+    change.accept(d);
     return new RbmConfig(
-        visible,
-        hidden,
-        k,
-        batch,
-        testBatch,
-        baseLr,
-        momentum,
-        weightDecay,
-        initStd,
-        hiddenUnits,
-        newSeed);
+        d.visible,
+        d.hidden,
+        d.k,
+        d.batch,
+        d.testBatch,
+        d.baseLr,
+        d.momentum,
+        d.weightDecay,
+        d.initStd,
+        d.hiddenUnits,
+        d.seed);
+  }
+
+  /** The fields of a configuration being changed by {@link #with}. */
+  private static final class Draft {
+    int visible;
+    int hidden;
+    int k;
+    int batch;
+    int testBatch;
+    float baseLr;
+    float momentum;
+    float weightDecay;
+    float initStd;
+    HiddenUnits hiddenUnits;
+    long seed;
+
+    Draft(RbmConfig c) {
+      visible = c.visible;
+      hidden = c.hidden;
+      k = c.k;
+      batch = c.batch;
+      testBatch = c.testBatch;
+      baseLr = c.baseLr;
+      momentum = c.momentum;
+      weightDecay = c.weightDecay;
+      initStd = c.initStd;
+      hiddenUnits = c.hiddenUnits;
+      seed = c.seed;
+    }
   }
 
   /** This configuration as the solver text that {@link #parse} reads back. */

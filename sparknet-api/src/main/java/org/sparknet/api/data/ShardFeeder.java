@@ -202,12 +202,7 @@ public final class ShardFeeder implements BatchFeeder {
       labelBuffer = new float[batch];
     }
     for (int r = 0; r < batch; r++) {
-      if (position == order.length) {
-        epoch++;
-        position = 0;
-        reorder();
-      }
-      int i = order[position++];
+      int i = nextExample();
       shard.copyFeatures(i, featureBuffer, r * fs);
       labelBuffer[r] = shard.label(i);
     }
@@ -261,12 +256,7 @@ public final class ShardFeeder implements BatchFeeder {
       labelBuffer = new float[2 * n]; // labels, then cont
     }
     for (int r = 0; r < streams; r++) {
-      if (position == order.length) {
-        epoch++;
-        position = 0;
-        reorder();
-      }
-      int i = order[position++];
+      int i = nextExample();
       shard.copyFeatures(i, featureBuffer, n);
       for (int t = 0; t < steps; t++) {
         featureBuffer[t * streams + r] = featureBuffer[n + t];
@@ -280,6 +270,16 @@ public final class ShardFeeder implements BatchFeeder {
       label.copyFrom(labelBuffer, 0);
     }
     cont.copyFrom(labelBuffer, n);
+  }
+
+  /** The next example in this epoch's order; past the last, the next epoch starts, reordered. */
+  private int nextExample() {
+    if (position == order.length) {
+      epoch++;
+      position = 0;
+      reorder();
+    }
+    return order[position++];
   }
 
   /** Examples written into the net by this feeder (batch rows, wrapped ones included). */

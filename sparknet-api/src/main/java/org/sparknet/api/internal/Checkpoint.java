@@ -46,18 +46,6 @@ public record Checkpoint(
   private static final int MAGIC = 0x53504e4b; // "SPNK"
   private static final int VERSION = 3;
 
-  /** A checkpoint without solver states or worker weights. */
-  public Checkpoint(
-      String fingerprint,
-      int round,
-      long iteration,
-      long seed,
-      long[] positions,
-      WeightLayout layout,
-      float[] weights) {
-    this(fingerprint, round, iteration, seed, positions, layout, weights, null, null);
-  }
-
   /** Writes the checkpoint, CRC trailer included, to {@code raw} (not closed). */
   void encode(OutputStream raw) throws IOException {
     CRC32 crc = new CRC32();

@@ -9,36 +9,42 @@ import org.sparknet.api.data.InputBlobs;
 /**
  * What every worker of a trainer needs to run its rounds, the same for every partition and round:
  * the net, the weight layout, the local schedule, the input blobs and the averaging rule. Built
- * once per trainer and shipped inside the round's task; a round's changing values travel in {@link
- * RoundOrders}.
+ * once per trainer (with {@link #builder()}) and shipped inside the round's task; a round's
+ * changing values travel in {@link RoundOrders}.
+ *
+ * @param trainerId the key of this trainer's workers on the executors
+ * @param definition the trainer's definition; each partition builds its net with {@link
+ *     #definitionFor}
+ * @param tau solver steps of the first round (every round unless tau adapts: the round's own tau
+ *     travels in {@link RoundOrders#tau()}), or 0 when the round is timed
+ * @param tauSeconds seconds of training per round, or 0 when tau counts steps
+ * @param seed seed of the data order
+ * @param elastic elastic averaging: workers keep their own weights and send {@code w_i - c}
+ * @param alpha the elastic moving rate (0 for plain averaging)
+ * @param groupSize solvers per worker (1: a plain net; more: a SolverGroup)
+ * @param compression how the workers send their weights back
  */
-public final class WorkerPlan implements Serializable {
+public record WorkerPlan(
+    String trainerId,
+    NetDefinition definition,
+    WeightLayout layout,
+    int tau,
+    double tauSeconds,
+    long seed,
+    InputBlobs blobs,
+    boolean elastic,
+    float alpha,
+    int groupSize,
+    Compression compression)
+    implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final String trainerId;
-  private final NetDefinition definition;
-  private final WeightLayout layout;
-  private final int tau;
-  private final double tauSeconds;
-  private final long seed;
-  private final InputBlobs blobs;
-  private final boolean elastic;
-  private final float alpha;
-  private final int groupSize;
-  private final Compression compression;
-
-  private WorkerPlan(Builder b) {
-    this.trainerId = Objects.requireNonNull(b.trainerId, "trainerId");
-    this.definition = Objects.requireNonNull(b.definition, "definition");
-    this.layout = Objects.requireNonNull(b.layout, "layout");
-    this.tau = b.tau;
-    this.tauSeconds = b.tauSeconds;
-    this.seed = b.seed;
-    this.blobs = Objects.requireNonNull(b.blobs, "blobs");
-    this.elastic = b.elastic;
-    this.alpha = b.alpha;
-    this.groupSize = b.groupSize;
-    this.compression = Objects.requireNonNull(b.compression, "compression");
+  public WorkerPlan {
+    Objects.requireNonNull(trainerId, "trainerId");
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(blobs, "blobs");
+    Objects.requireNonNull(compression, "compression");
     if ((tau > 0) == (tauSeconds > 0)) {
       throw new IllegalArgumentException(
           "A worker plan needs either tau steps or tau seconds, not both or neither");
@@ -49,68 +55,12 @@ public final class WorkerPlan implements Serializable {
     return new Builder();
   }
 
-  /** The key of this trainer's workers on the executors. */
-  public String trainerId() {
-    return trainerId;
-  }
-
-  /** The trainer's definition; each partition builds its net with {@link #definitionFor}. */
-  public NetDefinition definition() {
-    return definition;
-  }
-
   /**
    * The definition partition {@code p}'s net is built from: the trainer's, with its own seed, so
    * that the workers' random layers (dropout) draw differently.
    */
   public NetDefinition definitionFor(int partition) {
     return definition.withSeed(definition.seed() + 1_000_003L * (partition + 1));
-  }
-
-  public WeightLayout layout() {
-    return layout;
-  }
-
-  /**
-   * Solver steps of the first round (every round unless tau adapts: the round's own tau travels in
-   * {@link RoundOrders#tau()}), or 0 when the round is timed.
-   */
-  public int tau() {
-    return tau;
-  }
-
-  /** Seconds of training per round, or 0 when tau counts steps. */
-  public double tauSeconds() {
-    return tauSeconds;
-  }
-
-  /** Seed of the data order. */
-  public long seed() {
-    return seed;
-  }
-
-  public InputBlobs blobs() {
-    return blobs;
-  }
-
-  /** Elastic averaging: workers keep their own weights and send {@code w_i - c}. */
-  public boolean elastic() {
-    return elastic;
-  }
-
-  /** The elastic moving rate (0 for plain averaging). */
-  public float alpha() {
-    return alpha;
-  }
-
-  /** Solvers per worker (1: a plain net; more: a SolverGroup). */
-  public int groupSize() {
-    return groupSize;
-  }
-
-  /** How the workers send their weights back. */
-  public Compression compression() {
-    return compression;
   }
 
   /** Builds a {@link WorkerPlan}; every value is named. */
@@ -182,7 +132,18 @@ public final class WorkerPlan implements Serializable {
     }
 
     public WorkerPlan build() {
-      return new WorkerPlan(this);
+      return new WorkerPlan(
+          trainerId,
+          definition,
+          layout,
+          tau,
+          tauSeconds,
+          seed,
+          blobs,
+          elastic,
+          alpha,
+          groupSize,
+          compression);
     }
   }
 }

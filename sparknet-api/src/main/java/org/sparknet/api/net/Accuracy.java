@@ -11,16 +11,11 @@ public final class Accuracy extends LabelledHead<Accuracy> {
   private Integer topK;
 
   private Accuracy(String name) {
-    super(name, Phase.TEST);
+    super(name, "Accuracy", Phase.TEST);
   }
 
   public static Accuracy named(String name) {
     return new Accuracy(name);
-  }
-
-  @Override
-  public String type() {
-    return "Accuracy";
   }
 
   /** Counts a hit when the label is among the k highest scores; default 1. */

@@ -2,12 +2,8 @@ package org.sparknet.api.net;
 
 /** An element-wise activation, computed in place by default: ReLU, Sigmoid or TanH. */
 public final class ActivationLayer extends ElementwiseLayer<ActivationLayer> {
-  private final String type;
-  private Double negativeSlope;
-
   private ActivationLayer(String name, String type) {
-    super(name);
-    this.type = type;
+    super(name, type, "relu_param", "negative_slope");
   }
 
   public static ActivationLayer relu(String name) {
@@ -22,27 +18,14 @@ public final class ActivationLayer extends ElementwiseLayer<ActivationLayer> {
     return new ActivationLayer(name, "TanH");
   }
 
-  @Override
-  public String type() {
-    return type;
-  }
-
   /** Leaky ReLU: {@code x * slope} for negative x instead of 0. ReLU only. */
   public ActivationLayer optNegativeSlope(double slope) {
-    if (!type.equals("ReLU")) {
+    if (!type().equals("ReLU")) {
       throw fail("field 'negative_slope' belongs to ReLU only");
     }
     if (!Double.isFinite(slope)) {
       throw fail("field 'negative_slope' must be finite but was " + slope);
     }
-    this.negativeSlope = slope;
-    return this;
-  }
-
-  @Override
-  void writeParams(PrototxtWriter w) {
-    if (negativeSlope != null) {
-      w.open("relu_param").number("negative_slope", negativeSlope).close();
-    }
+    return setParam(slope);
   }
 }

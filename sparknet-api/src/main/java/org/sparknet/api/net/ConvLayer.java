@@ -7,12 +7,12 @@ import org.sparknet.api.Phase;
  * Caffe's {@code Convolution}: output size {@code (in + 2 pad - kernel) / stride + 1}, rounded
  * down; {@code numOutput * (channels / group) * kh * kw} weights plus {@code numOutput} biases.
  */
-public final class ConvLayer extends WeightedLayer<ConvLayer> {
+public final class ConvLayer extends WeightedLayer<ConvLayer> implements WindowedLayer<ConvLayer> {
   private final Window window = new Window();
   private Integer group;
 
   private ConvLayer(String name) {
-    super(name);
+    super(name, "Convolution");
   }
 
   public static ConvLayer named(String name) {
@@ -20,40 +20,8 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
   }
 
   @Override
-  public String type() {
-    return "Convolution";
-  }
-
-  /** A square kernel. Required (this or {@link #setKernel(int, int)}). */
-  public ConvLayer setKernel(int size) {
-    return setKernel(size, size);
-  }
-
-  public ConvLayer setKernel(int height, int width) {
-    window.kernel = new int[] {positive("kernel", height), positive("kernel", width)};
-    return this;
-  }
-
-  /** Default 1. */
-  public ConvLayer optStride(int stride) {
-    return optStride(stride, stride);
-  }
-
-  public ConvLayer optStride(int height, int width) {
-    window.stride = new int[] {positive("stride", height), positive("stride", width)};
-    window.strideSet = true;
-    return this;
-  }
-
-  /** Zero padding on each side; default 0. */
-  public ConvLayer optPad(int pad) {
-    return optPad(pad, pad);
-  }
-
-  public ConvLayer optPad(int height, int width) {
-    window.pad = new int[] {nonNegative("pad", height), nonNegative("pad", width)};
-    window.padSet = true;
-    return this;
+  Window window() {
+    return window;
   }
 
   /** Grouped convolution: input and output channels split into {@code groups}; default 1. */
@@ -99,17 +67,15 @@ public final class ConvLayer extends WeightedLayer<ConvLayer> {
   }
 
   @Override
-  void writeParams(PrototxtWriter w) {
-    writeLrMult(w);
-    w.open("convolution_param").bare("num_output", numOutput);
-    if (!biasTerm) {
-      w.bare("bias_term", "false");
-    }
+  String paramBlock() {
+    return "convolution_param";
+  }
+
+  @Override
+  void writeShapeFields(PrototxtWriter w) {
     window.write(w);
     if (group != null) {
       w.bare("group", group);
     }
-    writeFillers(w);
-    w.close();
   }
 }

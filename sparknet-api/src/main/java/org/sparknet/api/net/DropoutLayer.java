@@ -5,19 +5,12 @@ package org.sparknet.api.net;
  * scales the rest by 1 / (1 - ratio); the identity in the TEST phase.
  */
 public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
-  private Double ratio;
-
   private DropoutLayer(String name) {
-    super(name);
+    super(name, "Dropout", "dropout_param", "dropout_ratio");
   }
 
   public static DropoutLayer named(String name) {
     return new DropoutLayer(name);
-  }
-
-  @Override
-  public String type() {
-    return "Dropout";
   }
 
   /** The fraction dropped, in [0, 1); default 0.5 (Caffe's). */
@@ -25,14 +18,6 @@ public final class DropoutLayer extends ElementwiseLayer<DropoutLayer> {
     if (!(r >= 0 && r < 1)) {
       throw fail("field 'dropout_ratio' must lie in [0, 1) but was " + r);
     }
-    this.ratio = r;
-    return this;
-  }
-
-  @Override
-  void writeParams(PrototxtWriter w) {
-    if (ratio != null) {
-      w.open("dropout_param").number("dropout_ratio", ratio).close();
-    }
+    return setParam(r);
   }
 }

@@ -27,16 +27,11 @@ public final class InputLayer extends LayerSpec<InputLayer> {
   private double[] mean;
 
   private InputLayer(String name) {
-    super(name, null);
+    super(name, "Input", null);
   }
 
   public static InputLayer named(String name) {
     return new InputLayer(name);
-  }
-
-  @Override
-  public String type() {
-    return "Input";
   }
 
   /** The shape of one example without the batch axis, for example (1, 28, 28). Required. */

@@ -9,8 +9,8 @@ import org.sparknet.api.Phase;
  * prediction.
  */
 abstract class LabelledHead<S extends LabelledHead<S>> extends LayerSpec<S> {
-  LabelledHead(String name, Phase defaultPhase) {
-    super(name, defaultPhase);
+  LabelledHead(String name, String type, Phase defaultPhase) {
+    super(name, type, defaultPhase);
   }
 
   @Override

@@ -27,17 +27,20 @@ public abstract class LayerSpec<S extends LayerSpec<S>> {
   }
 
   private final String name;
+  private final String type;
   private List<String> bottoms; // null: the default
   private String top; // null: the default
   private Phase phase; // null: both phases
 
-  LayerSpec(String name, Phase defaultPhase) {
+  /** {@code type}: Caffe's layer type, a constant of each kind except activations. */
+  LayerSpec(String name, String type, Phase defaultPhase) {
     Objects.requireNonNull(name, "layer name");
     if (name.isBlank() || !name.strip().equals(name)) {
       throw new IllegalArgumentException(
           "A layer name must be non-blank without surrounding spaces, got '" + name + "'");
     }
     this.name = name;
+    this.type = type;
     this.phase = defaultPhase;
   }
 
@@ -51,7 +54,9 @@ public abstract class LayerSpec<S extends LayerSpec<S>> {
   }
 
   /** Caffe's layer type, for example "Convolution". */
-  public abstract String type();
+  public final String type() {
+    return type;
+  }
 
   /** Reads these blobs instead of the default (the previous layer's top, and the label). */
   public S optBottom(String... blobs) {
@@ -124,6 +129,11 @@ public abstract class LayerSpec<S extends LayerSpec<S>> {
   /** The tops when none was given with {@link #optTop}. */
   List<String> defaultTops(List<String> resolvedBottoms) {
     return List.of(inPlace() ? resolvedBottoms.get(0) : name);
+  }
+
+  /** The kernel, stride and pad that {@link WindowedLayer}'s setters fill; null for other kinds. */
+  Window window() {
+    return null;
   }
 
   /** Checks required fields; called when the layer is added and before it is written. */

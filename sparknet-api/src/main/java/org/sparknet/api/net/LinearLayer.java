@@ -9,16 +9,11 @@ import org.sparknet.api.Phase;
  */
 public final class LinearLayer extends WeightedLayer<LinearLayer> {
   private LinearLayer(String name) {
-    super(name);
+    super(name, "InnerProduct");
   }
 
   public static LinearLayer named(String name) {
     return new LinearLayer(name);
-  }
-
-  @Override
-  public String type() {
-    return "InnerProduct";
   }
 
   @Override
@@ -32,13 +27,7 @@ public final class LinearLayer extends WeightedLayer<LinearLayer> {
   }
 
   @Override
-  void writeParams(PrototxtWriter w) {
-    writeLrMult(w);
-    w.open("inner_product_param").bare("num_output", numOutput);
-    if (!biasTerm) {
-      w.bare("bias_term", "false");
-    }
-    writeFillers(w);
-    w.close();
+  String paramBlock() {
+    return "inner_product_param";
   }
 }

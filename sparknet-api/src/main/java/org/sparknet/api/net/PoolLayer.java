@@ -7,7 +7,7 @@ import org.sparknet.api.Phase;
  * Caffe's {@code Pooling}, MAX or AVE. Caffe rounds the output size up: {@code ceil((in + 2 pad -
  * kernel) / stride) + 1}, less one when padding would start the last window inside the padding.
  */
-public final class PoolLayer extends LayerSpec<PoolLayer> {
+public final class PoolLayer extends LayerSpec<PoolLayer> implements WindowedLayer<PoolLayer> {
   /** Caffe's PoolingParameter.PoolMethod values that work on CPU and GPU. */
   public enum Method {
     MAX,
@@ -19,7 +19,7 @@ public final class PoolLayer extends LayerSpec<PoolLayer> {
   private boolean global;
 
   private PoolLayer(String name, Method method) {
-    super(name, null);
+    super(name, "Pooling", null);
     this.method = method;
   }
 
@@ -31,45 +31,13 @@ public final class PoolLayer extends LayerSpec<PoolLayer> {
     return new PoolLayer(name, Method.AVE);
   }
 
-  @Override
-  public String type() {
-    return "Pooling";
-  }
-
   public Method method() {
     return method;
   }
 
-  /** A square window. Required unless {@link #optGlobal()}. */
-  public PoolLayer setKernel(int size) {
-    return setKernel(size, size);
-  }
-
-  public PoolLayer setKernel(int height, int width) {
-    window.kernel = new int[] {positive("kernel", height), positive("kernel", width)};
-    return this;
-  }
-
-  /** Default 1. */
-  public PoolLayer optStride(int stride) {
-    return optStride(stride, stride);
-  }
-
-  public PoolLayer optStride(int height, int width) {
-    window.stride = new int[] {positive("stride", height), positive("stride", width)};
-    window.strideSet = true;
-    return this;
-  }
-
-  /** Default 0; must be smaller than the kernel (Caffe checks it). */
-  public PoolLayer optPad(int pad) {
-    return optPad(pad, pad);
-  }
-
-  public PoolLayer optPad(int height, int width) {
-    window.pad = new int[] {nonNegative("pad", height), nonNegative("pad", width)};
-    window.padSet = true;
-    return this;
+  @Override
+  Window window() {
+    return window;
   }
 
   /** Pools each channel's whole plane to one value ([N, C, 1, 1]); no kernel, stride or pad. */

@@ -7,16 +7,11 @@ package org.sparknet.api.net;
  */
 public final class SoftmaxWithLoss extends LabelledHead<SoftmaxWithLoss> {
   private SoftmaxWithLoss(String name) {
-    super(name, null);
+    super(name, "SoftmaxWithLoss", null);
   }
 
   public static SoftmaxWithLoss named(String name) {
     return new SoftmaxWithLoss(name);
-  }
-
-  @Override
-  public String type() {
-    return "SoftmaxWithLoss";
   }
 
   @Override

@@ -14,8 +14,8 @@ public abstract class WeightedLayer<S extends WeightedLayer<S>> extends LayerSpe
   double[] lrMult; // null: Caffe's default (1, 1)
   boolean biasTerm = true;
 
-  WeightedLayer(String name) {
-    super(name, null);
+  WeightedLayer(String name, String type) {
+    super(name, type, null);
   }
 
   @SuppressWarnings("unchecked")
@@ -58,22 +58,34 @@ public abstract class WeightedLayer<S extends WeightedLayer<S>> extends LayerSpe
     required("num_output", numOutput, "setNumOutput(n)");
   }
 
-  /** The param { lr_mult } blocks, one per learnable blob. */
-  final void writeLrMult(PrototxtWriter w) {
+  /** The name of the layer's own parameter block, e.g. {@code convolution_param}. */
+  abstract String paramBlock();
+
+  /** Fields of the parameter block between bias_term and the fillers; none by default. */
+  void writeShapeFields(PrototxtWriter w) {}
+
+  /**
+   * The param { lr_mult } blocks, one per learnable blob, then the parameter block: num_output,
+   * bias_term, the kind's own fields and the fillers.
+   */
+  @Override
+  final void writeParams(PrototxtWriter w) {
     if (lrMult != null) {
       w.open("param").number("lr_mult", lrMult[0]).close();
       if (biasTerm) {
         w.open("param").number("lr_mult", lrMult[1]).close();
       }
     }
-  }
-
-  /** bias_term and the fillers, inside the layer's own parameter block. */
-  final void writeFillers(PrototxtWriter w) {
+    w.open(paramBlock()).bare("num_output", numOutput);
+    if (!biasTerm) {
+      w.bare("bias_term", "false");
+    }
+    writeShapeFields(w);
     weightFiller.write(w, "weight_filler");
     if (biasTerm) {
       biasFiller.write(w, "bias_filler");
     }
+    w.close();
   }
 
   final long biasCount() {

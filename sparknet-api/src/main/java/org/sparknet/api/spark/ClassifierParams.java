@@ -9,26 +9,8 @@ import org.apache.spark.ml.param.Param;
  *
  * @param <S> the stage type, returned by the setters
  */
+@SuppressWarnings("unchecked") // S is the stage itself: the setters' casts are safe
 public interface ClassifierParams<S extends ClassifierParams<S>> extends SparkNetParams<S> {
-
-  @SuppressWarnings("unchecked")
-  private S self() {
-    return (S) this;
-  }
-
-  /** Prediction column (double, the class index), default "prediction". */
-  default Param<String> predictionCol() {
-    return stageParams().predictionCol;
-  }
-
-  default String getPredictionCol() {
-    return (String) getOrDefault(predictionCol());
-  }
-
-  default S setPredictionCol(String value) {
-    set(predictionCol(), value);
-    return self();
-  }
 
   /** Probability column (Vector, softmax of the scores), default "probability"; empty: none. */
   default Param<String> probabilityCol() {
@@ -40,8 +22,7 @@ public interface ClassifierParams<S extends ClassifierParams<S>> extends SparkNe
   }
 
   default S setProbabilityCol(String value) {
-    set(probabilityCol(), value);
-    return self();
+    return (S) set(probabilityCol(), value);
   }
 
   /** Raw score column (Vector, the output blob), default "rawPrediction"; empty: none. */
@@ -54,7 +35,6 @@ public interface ClassifierParams<S extends ClassifierParams<S>> extends SparkNe
   }
 
   default S setRawPredictionCol(String value) {
-    set(rawPredictionCol(), value);
-    return self();
+    return (S) set(rawPredictionCol(), value);
   }
 }

@@ -8,12 +8,8 @@ import org.apache.spark.ml.param.Param;
  *
  * @param <S> the stage type, returned by the setters
  */
+@SuppressWarnings("unchecked") // S is the stage itself: the setters' casts are safe
 public interface OutputParams<S extends OutputParams<S>> extends SparkNetParams<S> {
-
-  @SuppressWarnings("unchecked")
-  private S self() {
-    return (S) this;
-  }
 
   /** array<float> column of the output blob's values, default "output". */
   default Param<String> outputCol() {
@@ -25,21 +21,6 @@ public interface OutputParams<S extends OutputParams<S>> extends SparkNetParams<
   }
 
   default S setOutputCol(String value) {
-    set(outputCol(), value);
-    return self();
-  }
-
-  /** Optional double column with the blob's first value (regression); empty (default): none. */
-  default Param<String> predictionCol() {
-    return stageParams().predictionCol;
-  }
-
-  default String getPredictionCol() {
-    return (String) getOrDefault(predictionCol());
-  }
-
-  default S setPredictionCol(String value) {
-    set(predictionCol(), value);
-    return self();
+    return (S) set(outputCol(), value);
   }
 }

@@ -14,15 +14,11 @@ import org.apache.spark.ml.param.Params;
  *
  * @param <S> the stage type, returned by the setters
  */
+@SuppressWarnings("unchecked") // S is the stage itself: the setters' casts are safe
 public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
 
   /** The param objects behind the accessors; not for callers. */
   StageParams stageParams();
-
-  @SuppressWarnings("unchecked")
-  private S self() {
-    return (S) this;
-  }
 
   /** The net engine, default "caffe". */
   default Param<String> engine() {
@@ -34,8 +30,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setEngine(String value) {
-    set(engine(), value);
-    return self();
+    return (S) set(engine(), value);
   }
 
   /** The solver definition text (required). */
@@ -48,8 +43,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setSolverText(String value) {
-    set(solverText(), value);
-    return self();
+    return (S) set(solverText(), value);
   }
 
   /** The net definition text; empty (default) when the solver text holds the net. */
@@ -62,8 +56,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setNetText(String value) {
-    set(netText(), value);
-    return self();
+    return (S) set(netText(), value);
   }
 
   /**
@@ -84,7 +77,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     } else if (t.embedsNet()) {
       setNetText("");
     }
-    return self();
+    return (S) this;
   }
 
   /**
@@ -106,8 +99,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setInputShape(int[] value) {
-    set(inputShape(), value);
-    return self();
+    return (S) set(inputShape(), value);
   }
 
   /**
@@ -123,8 +115,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setDevice(String value) {
-    set(device(), value);
-    return self();
+    return (S) set(device(), value);
   }
 
   /** Input blob that receives the features, default "data". */
@@ -137,8 +128,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setDataBlob(String value) {
-    set(dataBlob(), value);
-    return self();
+    return (S) set(dataBlob(), value);
   }
 
   /** Input blob that receives the labels, default "label". */
@@ -151,8 +141,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setLabelBlob(String value) {
-    set(labelBlob(), value);
-    return self();
+    return (S) set(labelBlob(), value);
   }
 
   /** Features column (Vector, array<float>, array<double>), default "features". */
@@ -165,8 +154,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setFeaturesCol(String value) {
-    set(featuresCol(), value);
-    return self();
+    return (S) set(featuresCol(), value);
   }
 
   /** Numeric label column, default "label". */
@@ -179,8 +167,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setLabelCol(String value) {
-    set(labelCol(), value);
-    return self();
+    return (S) set(labelCol(), value);
   }
 
   /** Blob that transform reads; empty (default): the engine's scores blob. */
@@ -193,8 +180,23 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setOutputBlob(String value) {
-    set(outputBlob(), value);
-    return self();
+    return (S) set(outputBlob(), value);
+  }
+
+  /**
+   * Prediction column (double): a classifier's class index, default "prediction"; a general stage's
+   * first value of the output blob (regression), default empty: none.
+   */
+  default Param<String> predictionCol() {
+    return stageParams().predictionCol;
+  }
+
+  default String getPredictionCol() {
+    return (String) getOrDefault(predictionCol());
+  }
+
+  default S setPredictionCol(String value) {
+    return (S) set(predictionCol(), value);
   }
 
   /** Solver steps per worker per round, default 50. */
@@ -207,8 +209,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setTau(int value) {
-    set(tau(), value);
-    return self();
+    return (S) set(tau(), value);
   }
 
   /** Workers (partitions); 0 (default): Spark's default parallelism. */
@@ -221,8 +222,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setNumWorkers(int value) {
-    set(numWorkers(), value);
-    return self();
+    return (S) set(numWorkers(), value);
   }
 
   /** Batch size of every input blob; 0 (default): the definition's. */
@@ -235,8 +235,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setBatchSize(int value) {
-    set(batchSize(), value);
-    return self();
+    return (S) set(batchSize(), value);
   }
 
   /**
@@ -252,8 +251,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setMaxRounds(int value) {
-    set(maxRounds(), value);
-    return self();
+    return (S) set(maxRounds(), value);
   }
 
   /** The solver's base learning rate; 0 (default): the solver definition's. */
@@ -266,8 +264,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setLearningRate(double value) {
-    set(learningRate(), value);
-    return self();
+    return (S) set(learningRate(), value);
   }
 
   /** "plain" (default) or "easgd". */
@@ -280,8 +277,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setAveraging(String value) {
-    set(averaging(), value);
-    return self();
+    return (S) set(averaging(), value);
   }
 
   /** EASGD moving rate, default 0.5. */
@@ -294,8 +290,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setAlpha(double value) {
-    set(alpha(), value);
-    return self();
+    return (S) set(alpha(), value);
   }
 
   /** Seed of the weights and the data order, default 0. */
@@ -308,8 +303,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setSeed(long value) {
-    set(seed(), value);
-    return self();
+    return (S) set(seed(), value);
   }
 
   /** Fraction of the rows held out for validation after each round, default 0. */
@@ -322,8 +316,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setValidationFraction(double value) {
-    set(validationFraction(), value);
-    return self();
+    return (S) set(validationFraction(), value);
   }
 
   /** Hadoop directory for checkpoints; empty (default): none. */
@@ -336,7 +329,6 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
   }
 
   default S setCheckpointDir(String value) {
-    set(checkpointDir(), value);
-    return self();
+    return (S) set(checkpointDir(), value);
   }
 }

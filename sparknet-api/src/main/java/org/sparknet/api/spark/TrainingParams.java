@@ -18,15 +18,11 @@ import org.sparknet.api.train.RoundListener;
  *
  * @param <S> the estimator type, returned by the setters
  */
+@SuppressWarnings("unchecked") // S is the stage itself: the setters' casts are safe
 public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetParams<S> {
 
   /** The param objects behind the accessors; not for callers. */
   FitParams fitParams();
-
-  @SuppressWarnings("unchecked")
-  private S self() {
-    return (S) this;
-  }
 
   /** Print one line per round on standard output, with elapsed time and an ETA; default true. */
   default BooleanParam verbose() {
@@ -38,8 +34,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setVerbose(boolean value) {
-    set(verbose(), value);
-    return self();
+    return (S) set(verbose(), value);
   }
 
   /**
@@ -59,8 +54,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setInitialWeights(String uri) {
-    set(initialWeights(), uri);
-    return self();
+    return (S) set(initialWeights(), uri);
   }
 
   /** Stop after this many passes over the training data (may be fractional); 0 (default): none. */
@@ -73,8 +67,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setMaxEpochs(double value) {
-    set(maxEpochs(), value);
-    return self();
+    return (S) set(maxEpochs(), value);
   }
 
   /**
@@ -91,8 +84,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setTargetMetric(String value) {
-    set(targetMetric(), value);
-    return self();
+    return (S) set(targetMetric(), value);
   }
 
   /** The value of {@code targetMetric} that stops training: at most for loss or error names. */
@@ -105,8 +97,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setTargetValue(double value) {
-    set(targetValue(), value);
-    return self();
+    return (S) set(targetValue(), value);
   }
 
   /** Stop after this many validations without improvement; 0 (default): never. */
@@ -119,8 +110,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setEarlyStoppingPatience(int value) {
-    set(earlyStoppingPatience(), value);
-    return self();
+    return (S) set(earlyStoppingPatience(), value);
   }
 
   /**
@@ -136,8 +126,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setValidationCol(String value) {
-    set(validationCol(), value);
-    return self();
+    return (S) set(validationCol(), value);
   }
 
   /**
@@ -147,7 +136,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
    */
   default S setValidationData(Dataset<?> df) {
     fitParams().setValidationData(df == null ? null : df.toDF());
-    return self();
+    return (S) this;
   }
 
   default Dataset<Row> getValidationData() {
@@ -167,8 +156,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setCompress(String value) {
-    set(compress(), value);
-    return self();
+    return (S) set(compress(), value);
   }
 
   /**
@@ -185,8 +173,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setAdaptiveTau(boolean value) {
-    set(adaptiveTau(), value);
-    return self();
+    return (S) set(adaptiveTau(), value);
   }
 
   /** With {@code adaptiveTau}: the largest overhead share, in (0, 1); default 0.05. */
@@ -199,8 +186,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setMaxOverhead(double value) {
-    set(maxOverhead(), value);
-    return self();
+    return (S) set(maxOverhead(), value);
   }
 
   /** With {@code adaptiveTau}: the largest tau; default 1000. */
@@ -213,8 +199,7 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   default S setTauMax(int value) {
-    set(tauMax(), value);
-    return self();
+    return (S) set(tauMax(), value);
   }
 
   /**
@@ -223,12 +208,12 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
    */
   default S addRoundListener(RoundListener listener) {
     fitParams().listeners().add(Objects.requireNonNull(listener, "listener"));
-    return self();
+    return (S) this;
   }
 
   default S removeRoundListener(RoundListener listener) {
     fitParams().listeners().remove(listener);
-    return self();
+    return (S) this;
   }
 
   default List<RoundListener> getRoundListeners() {

@@ -59,11 +59,7 @@ public final class RoundProgress implements RoundListener {
 
   /** The line for round {@code m}, {@code elapsedNanos} after this listener was made. */
   String line(RoundMetrics m, long elapsedNanos) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "round %3d", m.round()));
-    if (maxRounds > 0) {
-      sb.append('/').append(maxRounds);
-    }
+    StringBuilder sb = lineStart(m.round(), maxRounds);
     sb.append(
         String.format(
             Locale.ROOT,
@@ -78,10 +74,30 @@ public final class RoundProgress implements RoundListener {
         sb.append(String.format(Locale.ROOT, " %s %.4f", e.getKey(), e.getValue()));
       }
     }
+    return lineEnd(sb, elapsedNanos, seen, roundsLeft(m));
+  }
+
+  /**
+   * The start of a progress line, {@code "round 3/10"} ({@code "/10"} only when {@code maxRounds >
+   * 0}), for front ends that print lines of their own (the CLI's {@code train}).
+   */
+  public static StringBuilder lineStart(int round, int maxRounds) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %3d", round));
+    if (maxRounds > 0) {
+      sb.append('/').append(maxRounds);
+    }
+    return sb;
+  }
+
+  /**
+   * Ends a line begun with {@link #lineStart}: the time since the start and, when {@code roundsLeft
+   * >= 0} and {@code roundsDone > 0}, the time the rounds left will take at the pace so far.
+   */
+  public static String lineEnd(
+      StringBuilder sb, long elapsedNanos, long roundsDone, long roundsLeft) {
     sb.append("  elapsed ").append(duration(elapsedNanos));
-    long left = roundsLeft(m);
-    if (left >= 0 && seen > 0) {
-      sb.append("  ETA ").append(duration(elapsedNanos / seen * left));
+    if (roundsLeft >= 0 && roundsDone > 0) {
+      sb.append("  ETA ").append(duration(elapsedNanos / roundsDone * roundsLeft));
     }
     return sb.toString();
   }

@@ -35,7 +35,8 @@ class CheckpointTest {
     for (int r = 1; r <= 4; r++) {
       float[] w = layout.flatten(wc);
       w[0] = r;
-      cd.write(new Checkpoint("e:abc", r, 10L * r, 99, new long[] {r, 2L * r}, layout, w));
+      cd.write(
+          new Checkpoint("e:abc", r, 10L * r, 99, new long[] {r, 2L * r}, layout, w, null, null));
     }
     Checkpoint c = cd.readLatest();
     assertEquals(4, c.round());

@@ -378,7 +378,9 @@ class SparkNetTrainerIT {
                 saved.seed(),
                 saved.positions(),
                 saved.layout(),
-                saved.weights()));
+                saved.weights(),
+                null,
+                null));
     try (SparkNetTrainer c = new SparkNetTrainer(sc, cfg)) {
       assertEquals(2, c.round());
       c.setTrainingData(rdd(parts));

@@ -10,7 +10,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
-import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -56,12 +55,6 @@ public final class CharRnnCommand implements Callable<Integer> {
       names = "--workers",
       description = "Partitions; default: the task slots (local: the cores).")
   Integer workers;
-
-  @Option(
-      names = "--tau",
-      defaultValue = "50",
-      description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
-  int tau;
 
   @Option(
       names = "--rounds",
@@ -115,20 +108,17 @@ public final class CharRnnCommand implements Callable<Integer> {
       description = "Text to start sampling from.")
   String prime;
 
-  @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
-  String master;
-
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
   Path metrics;
+
+  @Mixin LocalRunOptions run = new LocalRunOptions();
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Override
   public Integer call() {
-    if (workers != null && workers < 1) {
-      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
-    }
-    int workers = TaskSlots.resolve(this.workers, master, 1, "SparkNet char-RNN");
+    int workers = run.workers(this.workers, "SparkNet char-RNN");
+    int tau = run.tau;
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
           "--workers, --tau, --rounds, --unroll, --streams and --hidden must be >= 1");
@@ -146,7 +136,7 @@ public final class CharRnnCommand implements Callable<Integer> {
     out.printf(
         "LSTM %d units, unrolled %d steps x %d streams; %d workers, tau=%d, %d rounds%n",
         hidden, unroll, streams, workers, tau, rounds);
-    String sparkMaster = master == null ? "local[" + workers + "]" : master;
+    String sparkMaster = run.sparkMaster(workers);
     NetDefinition def =
         deviceOptions.apply(CharRnn.definition(unroll, streams, hidden, lr, seed), sparkMaster);
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
@@ -154,20 +144,12 @@ public final class CharRnnCommand implements Callable<Integer> {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> train = corpus.windows(sc, workers, unroll, 0, split);
       JavaRDD<Example> test = corpus.windows(sc, workers, unroll, split, corpus.size());
-      TrainerConfig.Builder config =
-          TrainerConfig.builder()
-              .setNetDefinition(def)
-              .optTau(tau)
-              .optWorkers(workers)
-              .optSeed(seed)
-              .optMaxRounds(rounds);
+      TrainerConfig.Builder config = run.config(def, workers, seed, rounds);
       if (metrics != null) {
         config.optMetricsFile(metrics.toString());
       }
-      try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
-        trainer.addListener(new DeviceReport(out));
-        trainer.setTrainingData(train);
-        trainer.setValidationData(test);
+      try (SparkNetTrainer trainer =
+          LocalRunOptions.trainer(sc, config.build(), train, test, out)) {
         Map<String, Float> before = trainer.test();
         out.printf(
             "Before training: test loss %.4f, next-character accuracy %.4f%n",

@@ -92,7 +92,7 @@ final class DataInput {
         return new DataInput(f, option, null, CifarDataset.openAt(files, v, coarse), null, null);
       }
       case IMAGES -> {
-        ImageFolder folder = ImageFolder.open(folder(uri, option));
+        ImageFolder folder = ImageFolder.open(IdxInput.existing(uri, option));
         if (labelsRequired && !folder.labelled()) {
           throw new IllegalArgumentException(
               option
@@ -104,24 +104,10 @@ final class DataInput {
         return new DataInput(f, option, null, null, folder, null);
       }
       default -> {
-        StoragePath p = folder(uri, option);
+        StoragePath p = IdxInput.existing(uri, option);
         return new DataInput(f, option, null, null, null, p.toString());
       }
     }
-  }
-
-  /** The directory (or Parquet file) {@code uri} names; it must exist. */
-  private static StoragePath folder(String uri, String option) {
-    StoragePath p;
-    try {
-      p = StoragePath.of(uri);
-      if (p.exists()) {
-        return p;
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
-    }
-    throw new IllegalArgumentException(option + " " + p + " does not exist");
   }
 
   DataFormat format() {

@@ -10,7 +10,6 @@ import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
-import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -49,12 +48,6 @@ public final class DemoCommand implements Callable<Integer> {
   Integer workers;
 
   @Option(
-      names = "--tau",
-      defaultValue = "50",
-      description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
-  int tau;
-
-  @Option(
       names = "--epochs",
       defaultValue = "3",
       description = "Passes over the training set; default ${DEFAULT-VALUE}.")
@@ -72,9 +65,6 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Seed for weights and data order; default ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
-  String master;
-
   @Option(
       names = "--plot",
       defaultValue = "sparknet-demo.png",
@@ -84,16 +74,16 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
   String metrics;
 
+  @Mixin LocalRunOptions run = new LocalRunOptions();
+
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Mixin CompressOption compressOption = new CompressOption();
 
   @Override
   public Integer call() {
-    if (workers != null && workers < 1) {
-      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
-    }
-    int workers = TaskSlots.resolve(this.workers, master, 1, "SparkNet demo");
+    int workers = run.workers(this.workers, "SparkNet demo");
+    int tau = run.tau;
     if (workers < 1 || tau < 1 || !(epochs > 0) || !(lr > 0)) {
       throw new IllegalArgumentException(
           "--workers and --tau must be >= 1 and --epochs and --lr > 0 (got workers="
@@ -113,7 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
     StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
-    String sparkMaster = master == null ? "local[" + workers + "]" : master;
+    String sparkMaster = run.sparkMaster(workers);
     NetDefinition net = deviceOptions.apply(LeNet.definition(seed, lr), sparkMaster);
     long examplesPerRound = (long) workers * tau * LeNet.TRAIN_BATCH;
     // Never more than the epochs asked for: the accuracy is reported "after N epochs".
@@ -131,22 +121,14 @@ public final class DemoCommand implements Callable<Integer> {
       JavaRDD<Example> trainRdd = train.toRdd(sc, workers, 1f / 256);
       JavaRDD<Example> testRdd = test.toRdd(sc, workers, 1f / 256);
       TrainerConfig.Builder config =
-          TrainerConfig.builder()
-              .setNetDefinition(net)
-              .optTau(tau)
-              .optWorkers(workers)
-              .optSeed(seed)
-              .optMaxRounds(rounds)
-              .optCompress(compression);
+          run.config(net, workers, seed, rounds).optCompress(compression);
       if (metrics != null) {
         config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
       }
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
-      try (SparkNetTrainer trainer = new SparkNetTrainer(sc, config.build())) {
-        trainer.addListener(new DeviceReport(out));
-        trainer.setTrainingData(trainRdd);
-        trainer.setValidationData(testRdd);
+      try (SparkNetTrainer trainer =
+          LocalRunOptions.trainer(sc, config.build(), trainRdd, testRdd, out)) {
         Progress p = trainRounds(trainer, rounds, train.count(), curves, out);
         double seconds = (System.nanoTime() - start) / 1e9;
         plotFile.write(curves.toFigure().toPng(), true);

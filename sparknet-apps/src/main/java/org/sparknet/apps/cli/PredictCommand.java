@@ -69,11 +69,7 @@ public final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    dataOptions.dataFormat();
-    sparkOptions.check();
-    NetOptions.existing(netOptions.solver, "--solver");
-    NetOptions.existing(netOptions.net, "--net");
-    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
+    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
     DataInput data =
         DataInput.open(dataOptions, input, "--input", inputLabels, "--input-labels", false);
     StoragePath out = TrainCommand.outputOption(output, "--output");

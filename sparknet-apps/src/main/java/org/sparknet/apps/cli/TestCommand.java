@@ -48,11 +48,7 @@ public final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    dataOptions.dataFormat();
-    sparkOptions.check();
-    NetOptions.existing(netOptions.solver, "--solver");
-    NetOptions.existing(netOptions.net, "--net");
-    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
+    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
     DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.RoundProgress;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.apps.plot.TrainingCurves;
 
@@ -96,10 +97,7 @@ final class TrainLoop {
   }
 
   private String line(RoundMetrics m, Map<String, Float> test, long elapsedNanos, int done) {
-    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %3d", m.round()));
-    if (plannedRounds > 0) {
-      sb.append('/').append(plannedRounds);
-    }
+    StringBuilder sb = RoundProgress.lineStart(m.round(), plannedRounds);
     sb.append(
         String.format(
             Locale.ROOT,
@@ -110,19 +108,7 @@ final class TrainLoop {
     if (!test.isEmpty()) {
       sb.append("  test ").append(TrainCommand.format(test));
     }
-    sb.append("  elapsed ").append(duration(elapsedNanos));
-    if (plannedRounds > 0) {
-      long left = Math.max(0, plannedRounds - m.round());
-      sb.append("  ETA ").append(duration(elapsedNanos / done * left));
-    }
-    return sb.toString();
-  }
-
-  /** {@code m:ss}, or {@code h:mm:ss} from an hour on. */
-  static String duration(long nanos) {
-    long s = Math.max(0, nanos) / 1_000_000_000L;
-    return s >= 3600
-        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-        : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    long left = plannedRounds > 0 ? Math.max(0, plannedRounds - m.round()) : -1;
+    return RoundProgress.lineEnd(sb, elapsedNanos, done, left);
   }
 }

@@ -1,5 +1,6 @@
 package org.sparknet.apps.data;
 
+import java.util.function.Supplier;
 import org.sparknet.api.storage.StoragePath;
 
 /**
@@ -18,17 +19,35 @@ public final class IdxInput {
    *     directory, or cannot be looked at (no permission)
    */
   public static StoragePath file(String uri, String option) {
-    StoragePath p;
-    try {
-      p = StoragePath.of(uri);
-      if (p.isFile()) {
-        return p;
-      }
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    StoragePath p = naming(option, () -> StoragePath.of(uri));
+    if (naming(option, p::isFile)) {
+      return p;
     }
     throw new IllegalArgumentException(
         option + " file " + p + (p.exists() ? " is a directory" : " does not exist"));
+  }
+
+  /**
+   * The file or directory {@code uri} names (an image folder, a Parquet directory); it must exist.
+   *
+   * @throws IllegalArgumentException naming {@code option} and the URI when it is missing or cannot
+   *     be looked at
+   */
+  public static StoragePath existing(String uri, String option) {
+    StoragePath p = naming(option, () -> StoragePath.of(uri));
+    if (naming(option, p::exists)) {
+      return p;
+    }
+    throw new IllegalArgumentException(option + " " + p + " does not exist");
+  }
+
+  /** The answer of {@code call}; its bad-input failure (a bad URI, no permission) names option. */
+  private static <T> T naming(String option, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
   }
 
   /**

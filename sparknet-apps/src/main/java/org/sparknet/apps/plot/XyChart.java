@@ -14,7 +14,9 @@ import org.jfree.chart.JFreeChart;
  * {@link Figure} methods. Drawn by JFreeChart with one shared style (white background, light grid,
  * the ten Tableau colours).
  */
-public final class XyChart implements Figure {
+public record XyChart(
+    String title, Axis xAxis, Axis yAxis, List<Series> series, Legend legend, int width, int height)
+    implements Figure {
   /** Where the legend goes. */
   public enum Legend {
     /** Below the plot when there are two series or more, else none. */
@@ -27,56 +29,32 @@ public final class XyChart implements Figure {
   public static final int DEFAULT_WIDTH = 640;
   public static final int DEFAULT_HEIGHT = 420;
 
-  private final String title;
-  private final Axis xAxis;
-  private final Axis yAxis;
-  private final List<Series> series;
-  private final Legend legend;
-  private final int width;
-  private final int height;
-
-  private XyChart(Builder b) {
-    this.title = b.title;
-    this.xAxis = b.xAxis;
-    this.yAxis = b.yAxis;
-    this.series = List.copyOf(b.series);
-    this.legend = b.legend;
-    this.width = b.width;
-    this.height = b.height;
+  /**
+   * Throws {@link IllegalArgumentException} when an axis is missing, two series share a name (the
+   * legend could not tell them apart), a value on a logarithmic axis is not positive, or the size
+   * is outside 100 to 10,000 pixels a side.
+   */
+  public XyChart {
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(legend, "legend");
+    series = List.copyOf(series);
+    checkSize(width, height);
+    String what = title.isEmpty() ? "The chart" : "Chart '" + title + "'";
+    if (xAxis == null || yAxis == null) {
+      throw new IllegalArgumentException(what + " needs an x and a y axis (setXAxis, setYAxis)");
+    }
+    Set<String> names = new HashSet<>();
+    for (Series s : series) {
+      if (!names.add(s.name())) {
+        throw new IllegalArgumentException(what + " has two series named '" + s.name() + "'");
+      }
+      checkPositive(what, xAxis, s, true);
+      checkPositive(what, yAxis, s, false);
+    }
   }
 
   public static Builder builder() {
     return new Builder();
-  }
-
-  public String title() {
-    return title;
-  }
-
-  public Axis xAxis() {
-    return xAxis;
-  }
-
-  public Axis yAxis() {
-    return yAxis;
-  }
-
-  public List<Series> series() {
-    return series;
-  }
-
-  public Legend legend() {
-    return legend;
-  }
-
-  @Override
-  public int width() {
-    return width;
-  }
-
-  @Override
-  public int height() {
-    return height;
   }
 
   @Override
@@ -128,49 +106,37 @@ public final class XyChart implements Figure {
 
     /** The size in pixels (default {@value #DEFAULT_WIDTH} x {@value #DEFAULT_HEIGHT}). */
     public Builder optSize(int widthPx, int heightPx) {
-      if (widthPx < 100 || heightPx < 100 || widthPx > 10_000 || heightPx > 10_000) {
-        throw new IllegalArgumentException(
-            "Chart size " + widthPx + "x" + heightPx + " is outside 100 to 10,000 pixels a side");
-      }
+      checkSize(widthPx, heightPx);
       this.width = widthPx;
       this.height = heightPx;
       return this;
     }
 
-    /**
-     * The chart. Throws {@link IllegalArgumentException} when an axis is missing, two series share
-     * a name (the legend could not tell them apart), or a value on a logarithmic axis is not
-     * positive.
-     */
+    /** The chart; throws {@link IllegalArgumentException} as the record's constructor does. */
     public XyChart build() {
-      String what = title.isEmpty() ? "The chart" : "Chart '" + title + "'";
-      if (xAxis == null || yAxis == null) {
-        throw new IllegalArgumentException(what + " needs an x and a y axis (setXAxis, setYAxis)");
-      }
-      Set<String> names = new HashSet<>();
-      for (Series s : series) {
-        if (!names.add(s.name())) {
-          throw new IllegalArgumentException(what + " has two series named '" + s.name() + "'");
-        }
-        checkPositive(what, xAxis, s, true);
-        checkPositive(what, yAxis, s, false);
-      }
-      return new XyChart(this);
+      return new XyChart(title, xAxis, yAxis, series, legend, width, height);
     }
+  }
 
-    private static void checkPositive(String what, Axis axis, Series s, boolean isX) {
-      if (axis.scale() != Axis.Scale.LOG) {
-        return;
-      }
-      for (int i = 0; i < s.size(); i++) {
-        double v = isX ? s.x(i) : s.y(i);
-        if (!(v > 0) && !Double.isNaN(v)) {
-          throw new IllegalArgumentException(
-              String.format(
-                  "%s: axis '%s' is logarithmic but series '%s' has %s = %s at index %d;"
-                      + " use a linear axis or drop the point",
-                  what, axis.label(), s.name(), isX ? "x" : "y", v, i));
-        }
+  private static void checkSize(int width, int height) {
+    if (width < 100 || height < 100 || width > 10_000 || height > 10_000) {
+      throw new IllegalArgumentException(
+          "Chart size " + width + "x" + height + " is outside 100 to 10,000 pixels a side");
+    }
+  }
+
+  private static void checkPositive(String what, Axis axis, Series s, boolean isX) {
+    if (axis.scale() != Axis.Scale.LOG) {
+      return;
+    }
+    for (int i = 0; i < s.size(); i++) {
+      double v = isX ? s.x(i) : s.y(i);
+      if (!(v > 0) && !Double.isNaN(v)) {
+        throw new IllegalArgumentException(
+            String.format(
+                "%s: axis '%s' is logarithmic but series '%s' has %s = %s at index %d;"
+                    + " use a linear axis or drop the point",
+                what, axis.label(), s.name(), isX ? "x" : "y", v, i));
       }
     }
   }

@@ -118,7 +118,9 @@ class BadInputCliIT {
                 42,
                 new long[] {10, 10},
                 WeightLayout.of(List.of("fc"), List.of(List.of(org.sparknet.ndarray.Shape.of(3)))),
-                w));
+                w,
+                null,
+                null));
     // A .caffemodel of another net: LeNet with 10 instead of 20 conv1 filters.
     Path otherDir = tmp.resolve("other");
     Path otherSolver = CliFixtures.caffeLeNet(otherDir);

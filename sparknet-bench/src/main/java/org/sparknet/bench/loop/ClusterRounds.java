@@ -36,16 +36,23 @@ public final class ClusterRounds {
 
   private ClusterRounds() {}
 
+  /**
+   * The session of {@code b} with the {@code key=value} Spark settings from {@code args[first]} on.
+   */
+  static SparkSession session(SparkSession.Builder b, String[] args, int first) {
+    for (int i = first; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      b.config(kv[0], kv[1]);
+    }
+    return b.getOrCreate();
+  }
+
   public static void main(String[] args) throws Exception {
     LoopOptions opt = args[1].equals("quick") ? LoopOptions.parse("--quick") : LoopOptions.parse();
     System.out.printf(Locale.ROOT, "loopback %.3f%n", loopbackGBps(opt.quick() ? 256 : 2048));
     SparkSession.Builder b = SparkSettings.apply(SparkSession.builder()).master(args[0]);
     b.appName("SparkNet cluster benchmark");
-    for (int i = 3; i < args.length; i++) {
-      String[] kv = args[i].split("=", 2);
-      b.config(kv[0], kv[1]);
-    }
-    SparkSession spark = b.getOrCreate();
+    SparkSession spark = session(b, args, 3);
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       awaitExecutors(sc, 2);

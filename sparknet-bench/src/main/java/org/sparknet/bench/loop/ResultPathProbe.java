@@ -40,11 +40,7 @@ public final class ResultPathProbe {
         b.config(e.getKey(), e.getValue());
       }
     }
-    for (int i = 4; i < args.length; i++) {
-      String[] kv = args[i].split("=", 2);
-      b.config(kv[0], kv[1]);
-    }
-    SparkSession spark = b.getOrCreate();
+    SparkSession spark = ClusterRounds.session(b, args, 4);
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       if (!sc.isLocal()) {

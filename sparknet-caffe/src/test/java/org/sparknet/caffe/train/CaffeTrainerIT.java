@@ -269,7 +269,9 @@ class CaffeTrainerIT {
                 saved.seed(),
                 saved.positions(),
                 saved.layout(),
-                saved.weights()));
+                saved.weights(),
+                null,
+                null));
     try (SparkNetTrainer d =
         new SparkNetTrainer(
             sc, config(def, 3, 2).optDeterministic(true).optCheckpointDir(bare).build())) {
