@@ -118,7 +118,7 @@ public final class CharRnnCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     int workers = run.workers(this.workers, "SparkNet char-RNN");
-    int tau = run.tau;
+    int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
           "--workers, --tau, --rounds, --unroll, --streams and --hidden must be >= 1");
@@ -144,7 +144,7 @@ public final class CharRnnCommand implements Callable<Integer> {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> train = corpus.windows(sc, workers, unroll, 0, split);
       JavaRDD<Example> test = corpus.windows(sc, workers, unroll, split, corpus.size());
-      TrainerConfig.Builder config = run.config(def, workers, seed, rounds);
+      TrainerConfig.Builder config = run.config(def, workers, tau, seed, rounds);
       if (metrics != null) {
         config.optMetricsFile(metrics.toString());
       }

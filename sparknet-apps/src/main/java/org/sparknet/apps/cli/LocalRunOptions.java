@@ -16,14 +16,21 @@ import picocli.CommandLine.Option;
  * the trainer.
  */
 final class LocalRunOptions {
+  static final int DEFAULT_TAU = 50;
+
   @Option(
       names = "--tau",
-      defaultValue = "50",
-      description = "Solver steps per partition per round; default ${DEFAULT-VALUE}.")
-  int tau;
+      description =
+          "Solver steps per partition per round; default 50 (the demo's fast recipe: 20).")
+  Integer tau;
 
   @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
   String master;
+
+  /** {@code --tau}, else the app's default. */
+  int tau(int defaultTau) {
+    return tau == null ? defaultTau : tau;
+  }
 
   /** {@code --workers} (exit 2 below 1), else the task slots. */
   int workers(Integer given, String appName) {
@@ -39,7 +46,7 @@ final class LocalRunOptions {
   }
 
   /** The settings both apps train with; each adds its own. */
-  TrainerConfig.Builder config(NetDefinition def, int workers, long seed, int rounds) {
+  TrainerConfig.Builder config(NetDefinition def, int workers, int tau, long seed, int rounds) {
     return TrainerConfig.builder()
         .setNetDefinition(def)
         .optTau(tau)

@@ -114,13 +114,22 @@ public final class LoopBenchmark {
     s.put("raw", () -> new RawSection(run).run());
     s.put("split", split::run);
     s.put("model", () -> new ModelSection(run, split).run());
-    s.put("tta", () -> new TimeToAccuracySection(run).run());
+    s.put(
+        "tta",
+        () -> {
+          new TimeToAccuracySection(run).run();
+          if (!run.opt().runs("fast")) {
+            new FastRecipeSection(run).run(); // the "tta covers it", without running twice
+          }
+        });
+    s.put("fast", () -> new FastRecipeSection(run).run());
     s.put("hybrid", () -> new HybridSection(run).run());
     s.put("gpu", () -> new GpuSection(run).run());
     s.put("weights", () -> new WeightPathSection(run).run());
     s.put("cluster", () -> new ClusterSection(run, split).run());
     s.put("compress", () -> new TrainingOptionsSection(run).compress());
     s.put("adaptive", () -> new TrainingOptionsSection(run).adaptive());
+    s.put("recipes", () -> new RecipeSection(run).run());
     return s;
   }
 

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param sections which measurements to run, in the order of {@link #ALL_SECTIONS}
  * @param repeats repetitions of each throughput and overhead measurement (medians of these)
  * @param command the command line recorded with the figures
+ * @param recipes the candidate recipes the recipes section trains ({@link Recipe#names()})
+ * @param recipeEpochs epochs each candidate recipe trains
  */
 public record LoopOptions(
     boolean quick,
@@ -25,7 +27,9 @@ public record LoopOptions(
     Path plot,
     Set<String> sections,
     int repeats,
-    String command) {
+    String command,
+    List<String> recipes,
+    double recipeEpochs) {
 
   public static final List<String> ALL_SECTIONS =
       List.of(
@@ -38,20 +42,22 @@ public record LoopOptions(
           "split",
           "model",
           "tta",
+          "fast",
           "hybrid",
           "gpu",
           "weights",
           "cluster",
           "compress",
-          "adaptive");
+          "adaptive",
+          "recipes");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
-          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid,",
-          "                             gpu,weights,cluster,compress,adaptive]",
-          "                 [--repeats N]",
+          "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,fast,",
+          "                             hybrid,gpu,weights,cluster,compress,adaptive,recipes]",
+          "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
           "  overhead    broadcast + aggregate + scheduling as a share of the round, tau 1/10/50",
@@ -65,7 +71,9 @@ public record LoopOptions(
           "              quick and AlexNet at tau 1/10/50; AlexNet's bytes and bandwidth vs memcpy",
           "  model       predicted speed-up for 1-64 workers on 10 Gbit/s (runs split if needed)",
           "  tta         test accuracy against training time, tau 10/50/200, plain vs elastic",
-          "              averaging, 5 minutes a run (~30 min in all)",
+          "              averaging, 5 minutes a run (~30 min in all); then the fast section",
+          "  fast        `bin/sparknet demo --recipe fast`, 3 seeds: time from its start to 0.91,",
+          "              and the best test accuracy within 5 minutes (~25 min)",
           "  hybrid      2 partitions vs 1 partition of a group of 2 solvers (average every step)",
           "              vs 1 solver of twice the batch with 2 BLAS threads: images/s, accuracy",
           "  gpu         AlexNet-sized images/s on GPUs: plain Caffe loop, CaffeNet.train, SparkNet",
@@ -78,6 +86,8 @@ public record LoopOptions(
           "              vs bf16 results, 3 seeds; bytes per round (~30 min)",
           "  adaptive    tau auto (5 % overhead) vs fixed taus on LeNet (2 epochs); the tau it",
           "              picks on the AlexNet-sized net",
+          "  recipes     candidate Fashion-MNIST recipes (--recipes, default all) for --recipe-epochs",
+          "              (default 3), tuned on 6,000 held-out training images; test once at the end",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
@@ -86,6 +96,10 @@ public record LoopOptions(
       throw new IllegalArgumentException("--repeats must be >= 1 but was " + repeats);
     }
     sections = Set.copyOf(sections);
+    recipes = List.copyOf(recipes);
+    if (!(recipeEpochs > 0)) {
+      throw new IllegalArgumentException("--recipe-epochs must be > 0 but was " + recipeEpochs);
+    }
   }
 
   /** Parses the arguments; throws {@link IllegalArgumentException} with the usage on errors. */
@@ -98,6 +112,8 @@ public record LoopOptions(
     Set<String> sections = new LinkedHashSet<>(ALL_SECTIONS);
     int repeats = 3;
     String command = null;
+    List<String> recipes = Recipe.names();
+    double recipeEpochs = 3;
     List<String> rest = new ArrayList<>(List.of(args));
     for (int i = 0; i < rest.size(); i++) {
       String a = rest.get(i);
@@ -109,6 +125,8 @@ public record LoopOptions(
         case "--plot" -> plot = Path.of(value(rest, ++i, a));
         case "--command" -> command = value(rest, ++i, a);
         case "--repeats" -> repeats = integer(value(rest, ++i, a), a);
+        case "--recipes" -> recipes = List.of(value(rest, ++i, a).split(","));
+        case "--recipe-epochs" -> recipeEpochs = Double.parseDouble(value(rest, ++i, a));
         case "--sections" -> {
           sections = new LinkedHashSet<>();
           for (String s : value(rest, ++i, a).split(",")) {
@@ -132,7 +150,17 @@ public record LoopOptions(
     if (command == null) {
       command = ("bench/run " + String.join(" ", args)).trim();
     }
-    return new LoopOptions(quick, output, data, noPlot ? null : plot, sections, repeats, command);
+    recipes.forEach(Recipe::named);
+    return new LoopOptions(
+        quick,
+        output,
+        data,
+        noPlot ? null : plot,
+        sections,
+        repeats,
+        command,
+        recipes,
+        recipeEpochs);
   }
 
   public boolean runs(String section) {

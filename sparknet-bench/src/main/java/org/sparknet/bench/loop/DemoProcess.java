@@ -1,0 +1,82 @@
+package org.sparknet.bench.loop;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code bin/sparknet demo ARGS} as a user runs it, in a process of its own, with the wall clock
+ * started just before the process: what the first test that shows an accuracy costs includes the
+ * JVM's and Spark's start, loading the data and every test before it.
+ */
+final class DemoProcess {
+  private static final Pattern TEST = Pattern.compile("test accuracy (\\d\\.\\d+)");
+
+  private DemoProcess() {}
+
+  /** A test the demo printed: seconds since the process started, and the accuracy it showed. */
+  record Test(double seconds, double accuracy) {}
+
+  /** What a run printed: its tests in order and its total wall time. */
+  record Run(List<Test> tests, double seconds) {
+    /** Seconds to the first test at or above {@code target}, or NaN. */
+    double secondsTo(double target) {
+      return tests.stream()
+          .filter(t -> t.accuracy() >= target)
+          .mapToDouble(Test::seconds)
+          .findFirst()
+          .orElse(Double.NaN);
+    }
+
+    /** The best accuracy of a test printed within {@code seconds}, or NaN. */
+    double bestWithin(double seconds) {
+      return tests.stream()
+          .filter(t -> t.seconds() <= seconds)
+          .mapToDouble(Test::accuracy)
+          .max()
+          .orElse(Double.NaN);
+    }
+  }
+
+  /** Runs {@code bin/sparknet demo} with {@code args} from the repository root {@code root}. */
+  static Run run(Path root, List<String> args, Path log) {
+    List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/sparknet").toString(), "demo"));
+    cmd.addAll(args);
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).directory(root.toFile()).redirectError(log.toFile());
+    List<Test> tests = new ArrayList<>();
+    long start = System.nanoTime();
+    try {
+      Process p = pb.start();
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          double at = BenchRun.seconds(start);
+          Matcher m = TEST.matcher(line);
+          if (m.find()) {
+            tests.add(new Test(at, Double.parseDouble(m.group(1))));
+          }
+          BenchRun.log("  demo %.1f s: %s", at, line);
+        }
+      }
+      int exit = p.waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException(
+            "bin/sparknet demo " + args + " exited with " + exit + "; see " + log.toAbsolutePath());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot run " + cmd, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while the demo ran", e);
+    }
+    return new Run(tests, BenchRun.seconds(start));
+  }
+}
