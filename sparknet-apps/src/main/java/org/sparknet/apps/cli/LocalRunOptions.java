@@ -21,7 +21,7 @@ final class LocalRunOptions {
   @Option(
       names = "--tau",
       description =
-          "Solver steps per partition per round; default 50 (the demo's fast recipe: 20).")
+          "Solver steps per partition per round; default 50 (the demo's fast recipe: 40).")
   Integer tau;
 
   @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
