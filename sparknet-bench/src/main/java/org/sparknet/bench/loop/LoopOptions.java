@@ -43,14 +43,15 @@ public record LoopOptions(
           "weights",
           "cluster",
           "compress",
-          "adaptive");
+          "adaptive",
+          "blas");
 
   static final String USAGE =
       String.join(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,hybrid,",
-          "                             gpu,weights,cluster,compress,adaptive]",
+          "                             gpu,weights,cluster,compress,adaptive,blas]",
           "                 [--repeats N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -78,6 +79,9 @@ public record LoopOptions(
           "              vs bf16 results, 3 seeds; bytes per round (~30 min)",
           "  adaptive    tau auto (5 % overhead) vs fixed taus on LeNet (2 epochs); the tau it",
           "              picks on the AlexNet-sized net",
+          "  blas        Caffe's training step (LeNet, CIFAR-10 quick, 1 thread) with OpenBLAS",
+          "              0.3.21 and each core type, MKL and a newer OpenBLAS (child JVMs; MKL",
+          "              and the newer OpenBLAS are copied by Maven into sparknet-bench/target/blas)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
