@@ -22,6 +22,22 @@ final class ChildJvm {
   /** Runs {@code main} with {@code args}; returns its output lines, or fails naming the log. */
   static List<String> run(
       Class<?> main, String heap, List<String> args, Map<String, String> env, Path log) {
+    return run(main, heap, List.of(), System.getProperty("java.class.path"), args, env, log);
+  }
+
+  /**
+   * Runs {@code main} as {@link #run(Class, String, List, Map, Path)} does, with {@code jvmOptions}
+   * (system properties, say) after the benchmark's own and {@code classPath} in place of the
+   * benchmark's.
+   */
+  static List<String> run(
+      Class<?> main,
+      String heap,
+      List<String> jvmOptions,
+      String classPath,
+      List<String> args,
+      Map<String, String> env,
+      Path log) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -30,12 +46,21 @@ final class ChildJvm {
       }
     }
     cmd.add("-Xmx" + heap);
+    cmd.addAll(jvmOptions);
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(classPath);
     cmd.add(main.getName());
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
-    pb.environment().putAll(env);
+    // An empty value removes the variable, so that a child can run without one the parent has.
+    env.forEach(
+        (k, v) -> {
+          if (v.isEmpty()) {
+            pb.environment().remove(k);
+          } else {
+            pb.environment().put(k, v);
+          }
+        });
     List<String> out = new ArrayList<>();
     try {
       Process p = pb.start();

@@ -129,6 +129,7 @@ public final class LoopBenchmark {
     s.put("cluster", () -> new ClusterSection(run, split).run());
     s.put("compress", () -> new TrainingOptionsSection(run).compress());
     s.put("adaptive", () -> new TrainingOptionsSection(run).adaptive());
+    s.put("blas", () -> new BlasSection(run).run());
     s.put("recipes", () -> new RecipeSection(run).run());
     return s;
   }

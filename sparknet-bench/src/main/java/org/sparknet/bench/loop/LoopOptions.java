@@ -49,6 +49,7 @@ public record LoopOptions(
           "cluster",
           "compress",
           "adaptive",
+          "blas",
           "recipes");
 
   static final String USAGE =
@@ -56,7 +57,8 @@ public record LoopOptions(
           "\n",
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,tau,demo,roofline,raw,split,model,tta,fast,",
-          "                             hybrid,gpu,weights,cluster,compress,adaptive,recipes]",
+          "                             hybrid,gpu,weights,cluster,compress,adaptive,blas,",
+          "                             recipes]",
           "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -86,6 +88,9 @@ public record LoopOptions(
           "              vs bf16 results, 3 seeds; bytes per round (~30 min)",
           "  adaptive    tau auto (5 % overhead) vs fixed taus on LeNet (2 epochs); the tau it",
           "              picks on the AlexNet-sized net",
+          "  blas        Caffe's training step (LeNet, CIFAR-10 quick, 1 thread) with OpenBLAS",
+          "              0.3.21 and each core type, MKL and a newer OpenBLAS (child JVMs; MKL",
+          "              and the newer OpenBLAS are copied by Maven into sparknet-bench/target/blas)",
           "  recipes     candidate Fashion-MNIST recipes (--recipes, default all) for --recipe-epochs",
           "              (default 3), tuned on 6,000 held-out training images; test once at the end",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
