@@ -54,4 +54,33 @@ class DemoIT {
     Pngs.assertPng(png, 2 * XyChart.DEFAULT_WIDTH, XyChart.DEFAULT_HEIGHT);
     assertEquals(28, Files.readAllLines(metrics).size(), "one JSON line per round");
   }
+
+  /**
+   * The fast recipe runs with its own net, batch and tau: a quarter epoch is 5 rounds of 2 x 40 x
+   * 32 images. With the recipe's tau dropped for the default 50, this test saw "tau=50 steps of
+   * batch 32, 4 rounds".
+   */
+  @Test
+  void fastRecipeTrainsWithItsOwnNetBatchAndTau() {
+    Path png = tmp.resolve("fast.png");
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream old = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      exit =
+          SparkNetCli.run("demo", "--recipe", "fast", "--epochs", "0.25", "--plot", png.toString());
+    } finally {
+      System.setOut(old);
+    }
+    String out = captured.toString(StandardCharsets.UTF_8);
+    System.out.println(out);
+    assertEquals(0, exit, out);
+    assertTrue(out.contains("SparkNet demo: fashion_fast on Fashion-MNIST"), out);
+    assertTrue(out.contains("2 workers, tau=40 steps of batch 32, 5 rounds"), out);
+    assertEquals(5, out.lines().filter(l -> l.contains(" round ")).count(), out);
+    Matcher m = Pattern.compile("Final test accuracy (\\d\\.\\d+)").matcher(out);
+    assertTrue(m.find(), out);
+    assertTrue(Double.parseDouble(m.group(1)) >= 0.75, out);
+  }
 }

@@ -66,6 +66,18 @@ record Recipe(String name, String summary, int tau, int batch, Averaging averagi
               32,
               Averaging.PLAIN),
           new Recipe(
+              "lenet-relu-nesterov-b32-lr06",
+              "lenet-relu-nesterov-b32 with base learning rate 0.06",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-nesterov-b32-drop",
+              "wide-nesterov-b32 with dropout 0.3 after fc1",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
               "lenet-bn-adam",
               "lenet-relu-adam + BatchNorm/Scale after the convolutions",
               20,
