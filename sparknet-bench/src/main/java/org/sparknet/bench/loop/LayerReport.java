@@ -13,10 +13,14 @@ final class LayerReport {
   private static final List<String> GEMM_TYPES = List.of("Convolution", "InnerProduct");
 
   private final int reps;
+  private final int windows;
+  private final long windowNanos;
   private final String load;
 
-  LayerReport(int reps, String load) {
+  LayerReport(int reps, int windows, long windowNanos, String load) {
     this.reps = reps;
+    this.windows = windows;
+    this.windowNanos = windowNanos;
     this.load = load;
   }
 
@@ -33,17 +37,22 @@ final class LayerReport {
                 + " then `Backward(top_vecs[i], bottom_need_backward[i], bottom_vecs[i])` in"
                 + " reverse (skipping the layers `Net::Backward` skips); then the solver's whole"
                 + " `Step(1)` on the same net, whose time beyond the layers' sum is"
-                + " `ClearParamDiffs` and the SGD update (`ApplyUpdate`). Each the median of %d"
-                + " repetitions of N passes (N in the tables; about 3 s a repetition). GEMM"
-                + " columns: the layer's products as in section 5 (`GemmShapes`, 2MNK × calls per"
-                + " step) and the time they take in `cblas_sgemm` alone at the 1-thread rate"
-                + " measured here for each shape (median of %d timings); the layer's achieved"
+                + " `ClearParamDiffs` and the SGD update (`ApplyUpdate`). Every time is the"
+                + " shortest of %d repetitions × N passes (N in the tables; about 3 s a"
+                + " repetition) and every sgemm rate the best of %d timings of at least %d ms: on"
+                + " a shared machine a pass another process interrupts is longer by the"
+                + " interruption, which says nothing about the layer (on a quiet one shortest and"
+                + " median differ by a few %%; the shortest step is at least the sum of the"
+                + " shortest layers, so the rest of the step reads a little high). GEMM columns:"
+                + " the layer's products as in section 5 (`GemmShapes`, 2MNK × calls per step)"
+                + " and the time they take in `cblas_sgemm` alone at the 1-thread rate measured"
+                + " here for each shape; the layer's achieved"
                 + " GFLOP/s is its GEMM FLOPs over its forward + backward time. im2col + col2im:"
                 + " Caffe's own `im2col_cpu`/`col2im_cpu` on the layer's bottom blob, as often as"
                 + " a step calls them (two im2col per image, forward and weight gradient, and a"
                 + " col2im per image when the layer propagates down), on scratch buffers; they"
                 + " are part of the layer's time. Load average %s before.%n%n",
-            reps, reps, load));
+            reps, windows, windowNanos / 1_000_000, load));
     for (List<Profile> net : List.of(lenet, cifar)) {
       layerTable(md, net.get(0));
       shares(md, net.get(0));

@@ -25,18 +25,21 @@ final class LayerTimeSection {
   private final boolean quick;
   private final int reps;
   private final long sgemmNanos;
+  private final int sgemmWindows;
 
   LayerTimeSection(BenchRun run) {
     this.run = run;
     this.quick = run.opt().quick();
     this.reps = quick ? 1 : run.opt().repeats();
-    this.sgemmNanos = quick ? 5_000_000L : 100_000_000L;
+    this.sgemmNanos = quick ? 2_000_000L : 10_000_000L;
+    this.sgemmWindows = quick ? 2 : 10;
   }
 
   /**
-   * One net at one batch size, measured: per layer (in the net's order) the median forward,
-   * backward and im2col/col2im seconds per step over the repetitions, the median {@code Step(1)},
-   * each layer's GEMMs at the 1-thread sgemm rates, and the step's shape-weighted 1-thread peak.
+   * One net at one batch size, measured: per layer (in the net's order) the shortest forward,
+   * backward and im2col/col2im seconds of a step over all passes, the shortest {@code Step(1)},
+   * each layer's GEMMs at the best 1-thread sgemm rates, and the step's shape-weighted 1-thread
+   * peak at those rates.
    */
   record Profile(
       BenchNet net,
@@ -92,7 +95,7 @@ final class LayerTimeSection {
     for (int b : quick ? List.of(100) : List.of(100, 200)) {
       cifar.add(measure(BenchNets.cifarQuick(SEED, b)));
     }
-    LayerReport report = new LayerReport(reps, load);
+    LayerReport report = new LayerReport(reps, sgemmWindows, sgemmNanos, load);
     run.write("loop-layers", report.markdown(lenet, cifar));
   }
 
@@ -103,11 +106,11 @@ final class LayerTimeSection {
     double flops = 0;
     double time = 0;
     for (Gemm g : shapes) {
-      List<Double> r = new ArrayList<>();
-      for (int k = 0; k < reps; k++) {
-        r.add(Sgemm.gflops(g.transA(), g.transB(), g.m(), g.n(), g.k(), sgemmNanos));
+      double rate = 0;
+      for (int k = 0; k < sgemmWindows; k++) {
+        rate =
+            Math.max(rate, Sgemm.gflops(g.transA(), g.transB(), g.m(), g.n(), g.k(), sgemmNanos));
       }
-      double rate = Spread.of(r).median();
       rates.put(g, rate);
       flops += g.flopsPerImage();
       time += g.flopsPerImage() / rate;
@@ -132,10 +135,10 @@ final class LayerTimeSection {
           new Profile(
               net,
               timer.layers(),
-              median(times, true),
-              median(times, false),
+              best(times, true),
+              best(times, false),
               timer.im2col(iterations),
-              Spread.of(steps).median(),
+              steps.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
               iterations,
               gemms,
               flops / time);
@@ -154,16 +157,15 @@ final class LayerTimeSection {
     }
   }
 
-  /** Per layer, the median over the repetitions of the forward (or backward) seconds. */
-  private static double[] median(List<Times> times, boolean forward) {
+  /** Per layer, the shortest over the repetitions of the forward (or backward) seconds. */
+  private static double[] best(List<Times> times, boolean forward) {
     int n = times.get(0).forward().length;
     double[] out = new double[n];
     for (int i = 0; i < n; i++) {
-      List<Double> v = new ArrayList<>();
+      out[i] = Double.MAX_VALUE;
       for (Times t : times) {
-        v.add(forward ? t.forward()[i] : t.backward()[i]);
+        out[i] = Math.min(out[i], forward ? t.forward()[i] : t.backward()[i]);
       }
-      out[i] = Spread.of(v).median();
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package org.sparknet.bench.loop;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.bytedeco.caffe.BoolVector;
 import org.bytedeco.caffe.ConvolutionParameter;
@@ -37,7 +38,7 @@ final class LayerTimer implements AutoCloseable {
   private final int batch;
   private int next;
 
-  /** What one timed run gave, per layer in the net's order, in seconds per pass. */
+  /** What one timed run gave, per layer in the net's order: the shortest pass, in seconds. */
   record Times(double[] forward, double[] backward) {}
 
   /** A layer's name and type, in the net's order. */
@@ -101,7 +102,11 @@ final class LayerTimer implements AutoCloseable {
     label.mutable_cpu_data().put(packed, n, batch);
   }
 
-  /** Sums each layer's forward and backward time over {@code iterations} passes, per pass. */
+  /**
+   * Each layer's shortest forward and backward time in {@code iterations} passes. The shortest, not
+   * the mean: on a shared machine a pass that another process interrupts is longer by the
+   * interruption, which says nothing about the layer; on a quiet one the two differ by a few %.
+   */
   Times time(int iterations) {
     solver.useDevice();
     try (PointerScope scope = new PointerScope()) {
@@ -121,42 +126,40 @@ final class LayerTimer implements AutoCloseable {
       }
       double[] fwd = new double[n];
       double[] bwd = new double[n];
+      Arrays.fill(fwd, Double.MAX_VALUE);
+      Arrays.fill(bwd, Double.MAX_VALUE);
       for (int it = 0; it < iterations; it++) {
         feed(net);
         for (int i = 0; i < n; i++) {
           long t0 = System.nanoTime();
           layers[i].Forward(bottoms[i], tops[i]);
-          fwd[i] += System.nanoTime() - t0;
+          fwd[i] = Math.min(fwd[i], (System.nanoTime() - t0) / 1e9);
         }
         for (int i = n - 1; i >= 0; i--) {
+          long t0 = System.nanoTime();
           if (needed[i]) {
-            long t0 = System.nanoTime();
             layers[i].Backward(tops[i], down[i], bottoms[i]);
-            bwd[i] += System.nanoTime() - t0;
           }
+          bwd[i] = Math.min(bwd[i], (System.nanoTime() - t0) / 1e9);
         }
-      }
-      for (int i = 0; i < n; i++) {
-        fwd[i] /= 1e9 * iterations;
-        bwd[i] /= 1e9 * iterations;
       }
       return new Times(fwd, bwd);
     }
   }
 
-  /** The solver's {@code Step(1)}, {@code iterations} times: seconds per step. */
+  /** The solver's {@code Step(1)}, {@code iterations} times: the shortest, in seconds. */
   double step(int iterations) {
     solver.useDevice();
     try (PointerScope scope = new PointerScope()) {
       FloatNet net = solver.net();
-      long total = 0;
+      double best = Double.MAX_VALUE;
       for (int it = 0; it < iterations; it++) {
         feed(net);
         long t0 = System.nanoTime();
         solver.solver().Step(1);
-        total += System.nanoTime() - t0;
+        best = Math.min(best, (System.nanoTime() - t0) / 1e9);
       }
-      return total / 1e9 / iterations;
+      return best;
     }
   }
 
@@ -164,7 +167,7 @@ final class LayerTimer implements AutoCloseable {
    * Seconds per step that Caffe's im2col and col2im take in each layer (0 for a layer that is not a
    * 2-D convolution, and for a 1×1 one, which Caffe runs without them): per image one im2col in the
    * forward pass, one in the backward pass (the weight gradient) and one col2im when the layer
-   * propagates down. Each measured over {@code iterations} steps' worth of calls.
+   * propagates down. The shortest of {@code iterations} steps' worth of calls.
    */
   double[] im2col(int iterations) {
     solver.useDevice();
@@ -233,13 +236,14 @@ final class LayerTimer implements AutoCloseable {
       return (long) channels * kernel * kernel * outH * outW;
     }
 
-    /** Seconds per step: 2 im2col per image, plus a col2im per image when {@code down}. */
+    /** Seconds a step: 2 im2col per image, plus a col2im per image when {@code down} (best). */
     double seconds(FloatPointer images, int batch, int iterations, boolean down) {
       try (FloatPointer col = new FloatPointer(columnSize());
           FloatPointer im = new FloatPointer(imageSize());
           FloatPointer at = new FloatPointer(images)) {
-        long t0 = System.nanoTime();
+        double best = Double.MAX_VALUE;
         for (int it = 0; it < iterations; it++) {
+          long t0 = System.nanoTime();
           for (int b = 0; b < batch; b++) {
             at.position(b * imageSize());
             im2col(at, col);
@@ -250,8 +254,9 @@ final class LayerTimer implements AutoCloseable {
                   dilation, im);
             }
           }
+          best = Math.min(best, (System.nanoTime() - t0) / 1e9);
         }
-        return (System.nanoTime() - t0) / 1e9 / iterations;
+        return best;
       }
     }
 
