@@ -13,13 +13,11 @@ final class LayerReport {
   private static final List<String> GEMM_TYPES = List.of("Convolution", "InnerProduct");
 
   private final int reps;
-  private final int windows;
   private final long windowNanos;
   private final String load;
 
-  LayerReport(int reps, int windows, long windowNanos, String load) {
+  LayerReport(int reps, long windowNanos, String load) {
     this.reps = reps;
-    this.windows = windows;
     this.windowNanos = windowNanos;
     this.load = load;
   }
@@ -39,7 +37,7 @@ final class LayerReport {
                 + " `Step(1)` on the same net, whose time beyond the layers' sum is"
                 + " `ClearParamDiffs` and the SGD update (`ApplyUpdate`). Every time is the"
                 + " shortest of %d repetitions × N passes (N in the tables; about 3 s a"
-                + " repetition) and every sgemm rate the best of %d timings of at least %d ms: on"
+                + " repetition) and every sgemm rate that of the fastest single call in %d ms: on"
                 + " a shared machine a pass another process interrupts is longer by the"
                 + " interruption, which says nothing about the layer (on a quiet one shortest and"
                 + " median differ by a few %%; the shortest step is at least the sum of the"
@@ -51,8 +49,9 @@ final class LayerReport {
                 + " Caffe's own `im2col_cpu`/`col2im_cpu` on the layer's bottom blob, as often as"
                 + " a step calls them (two im2col per image, forward and weight gradient, and a"
                 + " col2im per image when the layer propagates down), on scratch buffers; they"
-                + " are part of the layer's time. Load average %s before.%n%n",
-            reps, windows, windowNanos / 1_000_000, load));
+                + " are part of the layer's time. OpenBLAS kernel: %s. Load average %s"
+                + " before.%n%n",
+            reps, windowNanos / 1_000_000, kernel(), load));
     for (List<Profile> net : List.of(lenet, cifar)) {
       layerTable(md, net.get(0));
       shares(md, net.get(0));
@@ -60,6 +59,19 @@ final class LayerReport {
     batchTable(md, lenet, cifar);
     verdict(md, lenet, cifar);
     return md;
+  }
+
+  /**
+   * The OpenBLAS kernel as the environment chose it. The presets do not map openblas_get_corename,
+   * and OpenBLAS picks its kernel from CPUID when it loads: on a virtual machine whose CPUID hides
+   * the model it can fall back to a generic one (Prescott) at a fraction of the AVX2/AVX-512 rate,
+   * which lowers the peak and so raises every share of it below.
+   */
+  private static String kernel() {
+    String core = System.getenv("OPENBLAS_CORETYPE");
+    return core == null || core.isBlank()
+        ? "chosen by OpenBLAS from CPUID (OPENBLAS_CORETYPE unset; OPENBLAS_VERBOSE=2 prints it)"
+        : "OPENBLAS_CORETYPE=" + core;
   }
 
   private static String f(String format, Object... args) {

@@ -25,14 +25,12 @@ final class LayerTimeSection {
   private final boolean quick;
   private final int reps;
   private final long sgemmNanos;
-  private final int sgemmWindows;
 
   LayerTimeSection(BenchRun run) {
     this.run = run;
     this.quick = run.opt().quick();
     this.reps = quick ? 1 : run.opt().repeats();
-    this.sgemmNanos = quick ? 2_000_000L : 10_000_000L;
-    this.sgemmWindows = quick ? 2 : 10;
+    this.sgemmNanos = quick ? 20_000_000L : 300_000_000L;
   }
 
   /**
@@ -95,7 +93,7 @@ final class LayerTimeSection {
     for (int b : quick ? List.of(100) : List.of(100, 200)) {
       cifar.add(measure(BenchNets.cifarQuick(SEED, b)));
     }
-    LayerReport report = new LayerReport(reps, sgemmWindows, sgemmNanos, load);
+    LayerReport report = new LayerReport(reps, sgemmNanos, load);
     run.write("loop-layers", report.markdown(lenet, cifar));
   }
 
@@ -106,11 +104,7 @@ final class LayerTimeSection {
     double flops = 0;
     double time = 0;
     for (Gemm g : shapes) {
-      double rate = 0;
-      for (int k = 0; k < sgemmWindows; k++) {
-        rate =
-            Math.max(rate, Sgemm.gflops(g.transA(), g.transB(), g.m(), g.n(), g.k(), sgemmNanos));
-      }
+      double rate = Sgemm.bestCallGflops(g.transA(), g.transB(), g.m(), g.n(), g.k(), sgemmNanos);
       rates.put(g, rate);
       flops += g.flopsPerImage();
       time += g.flopsPerImage() / rate;
