@@ -240,7 +240,11 @@ final class LayerReport {
             + " twice what one plain solver step does on one thread (they share the memory bus,"
             + " and a round adds its overhead), so its share of twice the 1-thread peak is at"
             + " most the plain step's share of the 1-thread peak below. The target is within reach"
-            + " only if that ceiling reaches it; section 5 has what SparkNet reaches.\n\n");
+            + " only if that ceiling reaches it; section 5 has what SparkNet reaches. The shares"
+            + " are of the peak of the OpenBLAS kernel named above: a generic kernel (OpenBLAS"
+            + " falls back to Prescott on a virtual machine whose CPUID hides the model) has a"
+            + " fraction of an AVX2 or AVX-512 kernel's peak and makes every share read high;"
+            + " compare the peak with section 5's.\n\n");
     md.append(
         "| net | target, of 2 × 1-thread peak | plain `Step(1)`, of 1-thread peak (best batch) |"
             + " the layers alone (no update), of 1-thread peak | that batch's `Step(1)` now →"
