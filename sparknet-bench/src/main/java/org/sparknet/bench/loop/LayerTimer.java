@@ -50,9 +50,12 @@ final class LayerTimer implements AutoCloseable {
    */
   LayerTimer(NetDefinition def, List<Example> examples) {
     this.solver = PlainCaffeSolver.create(def);
-    FloatBlob data = solver.net().blob_by_name("data");
-    this.batch = data.shape(0);
-    int size = data.count() / batch;
+    int size;
+    try (PointerScope scope = new PointerScope()) {
+      FloatBlob data = solver.net().blob_by_name("data");
+      this.batch = data.shape(0);
+      size = data.count() / batch;
+    }
     this.batches = new ArrayList<>();
     for (int from = 0; from + batch <= examples.size(); from += batch) {
       float[] packed = new float[batch * (size + 1)];
