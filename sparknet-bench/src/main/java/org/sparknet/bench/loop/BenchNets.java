@@ -2,6 +2,7 @@ package org.sparknet.bench.loop;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
@@ -32,17 +33,38 @@ public final class BenchNets {
     return new BenchNet("LeNet", LeNet.definition(seed, lr), 1, 28, LeNet.TRAIN_BATCH);
   }
 
+  /** LeNet as {@link #lenet(long, double)} with a train batch of {@code batch} (TEST keeps 100). */
+  public static BenchNet lenet(long seed, double lr, int batch) {
+    NetDefinition def = LeNet.definition(seed, lr);
+    String input = "shape { dim: %d dim: 1 dim: 28 dim: 28 } shape { dim: %d }";
+    String from = String.format(Locale.ROOT, input, LeNet.TRAIN_BATCH, LeNet.TRAIN_BATCH);
+    String text = def.netText();
+    if (text.indexOf(from) < 0 || text.indexOf(from) != text.lastIndexOf(from)) {
+      throw new IllegalStateException("lenet.prototxt no longer has one TRAIN input: " + from);
+    }
+    String net = text.replace(from, String.format(Locale.ROOT, input, batch, batch));
+    NetDefinition sized =
+        new NetDefinition(
+            def.engine(), def.solverText(), net, def.sampleShape(), def.seed(), def.device());
+    return new BenchNet("LeNet", sized, 1, 28, batch);
+  }
+
   /** CIFAR-10 quick, batch 100 as in the zoo file, the zoo solver (SGD, lr 0.001, fixed). */
   public static BenchNet cifarQuick(long seed) {
+    return cifarQuick(seed, 100);
+  }
+
+  /** CIFAR-10 quick as {@link #cifarQuick(long)} with a train batch of {@code batch}. */
+  public static BenchNet cifarQuick(long seed, int batch) {
     String net =
-        CaffeDataLayers.toInputLayers(zoo("cifar10_quick_train_test.prototxt"), 3, 32, 100, 100);
+        CaffeDataLayers.toInputLayers(zoo("cifar10_quick_train_test.prototxt"), 3, 32, batch, 100);
     return new BenchNet(
         "CIFAR-10 quick",
         NetDefinition.caffe(zoo("cifar10_quick_solver.prototxt"), net, List.of(3, 32, 32))
             .withSeed(seed),
         3,
         32,
-        100);
+        batch);
   }
 
   /**

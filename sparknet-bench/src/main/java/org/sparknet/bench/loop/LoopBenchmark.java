@@ -111,6 +111,7 @@ public final class LoopBenchmark {
     s.put("tau", () -> new TauSection(run).run());
     s.put("demo", () -> new DemoSection(run).run());
     s.put("roofline", () -> new RooflineSection(run).run());
+    s.put("layers", () -> new LayerTimeSection(run).run());
     s.put("raw", () -> new RawSection(run).run());
     s.put("split", split::run);
     s.put("model", () -> new ModelSection(run, split).run());

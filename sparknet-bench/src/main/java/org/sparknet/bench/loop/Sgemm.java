@@ -52,6 +52,29 @@ public final class Sgemm {
     }
   }
 
+  /**
+   * GFLOP/s of the fastest single {@code C = A x B} among the calls made in {@code minNanos} (at
+   * least 3, after one untimed call): on a shared machine a timing window also measures the other
+   * processes, while the fastest call is one they did not interrupt.
+   */
+  public static double bestCallGflops(int transA, int transB, int m, int n, int k, long minNanos) {
+    try (FloatPointer a = fill((long) m * k);
+        FloatPointer b = fill((long) k * n);
+        FloatPointer c = new FloatPointer((long) m * n)) {
+      int lda = transA == GemmShapes.NO_TRANS ? k : m;
+      int ldb = transB == GemmShapes.NO_TRANS ? n : k;
+      gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
+      long best = Long.MAX_VALUE;
+      long start = System.nanoTime();
+      for (int calls = 0; calls < 3 || System.nanoTime() - start < minNanos; calls++) {
+        long t0 = System.nanoTime();
+        gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
+        best = Math.min(best, System.nanoTime() - t0);
+      }
+      return 2.0 * m * n * k / Math.max(1, best);
+    }
+  }
+
   private static void gemm(
       int ta,
       int tb,
