@@ -78,7 +78,7 @@ public record LoopOptions(
           "  tta         test accuracy against training time, tau 10/50/200, plain vs elastic",
           "              averaging, 5 minutes a run (~30 min in all); then the fast section",
           "  fast        `bin/sparknet demo --recipe fast`, 3 seeds: time from its start to 0.91,",
-          "              and the best test accuracy within 5 minutes (~25 min)",
+          "              and the best test accuracy within 5 minutes (~15 min)",
           "  hybrid      2 partitions vs 1 partition of a group of 2 solvers (average every step)",
           "              vs 1 solver of twice the batch with 2 BLAS threads: images/s, accuracy",
           "  gpu         AlexNet-sized images/s on GPUs: plain Caffe loop, CaffeNet.train, SparkNet",
