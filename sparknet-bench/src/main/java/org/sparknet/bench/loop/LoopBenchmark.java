@@ -108,6 +108,7 @@ public final class LoopBenchmark {
     Map<String, Section> s = new LinkedHashMap<>();
     s.put("throughput", () -> new ThroughputSection(run).run());
     s.put("overhead", () -> new OverheadSection(run).run());
+    s.put("threads", () -> new ThreadsSection(run).run());
     s.put("tau", () -> new TauSection(run).run());
     s.put("demo", () -> new DemoSection(run).run());
     s.put("roofline", () -> new RooflineSection(run).run());
