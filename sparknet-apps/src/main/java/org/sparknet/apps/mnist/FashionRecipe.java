@@ -78,15 +78,22 @@ public enum FashionRecipe {
     if (this == LENET) {
       return LeNet.definition(seed, baseLr == null ? defaultLr : baseLr);
     }
-    String solver =
-        LeNet.resource(netName + "_solver.prototxt")
-            .replaceFirst("(?m)^max_iter: .*$", "max_iter: " + maxIter)
-            .replaceFirst("(?m)^random_seed: .*$", "random_seed: " + seed);
+    String solver = planned(LeNet.resource(netName + "_solver.prototxt"), seed, maxIter);
     if (baseLr != null) {
       solver = solver.replaceFirst("(?m)^base_lr: .*$", "base_lr: " + baseLr);
     }
     return new NetDefinition(
         "caffe", solver, LeNet.resource(netName + ".prototxt"), List.of(1, 28, 28), seed, "cpu");
+  }
+
+  /**
+   * {@code solverText} with its {@code random_seed} and {@code max_iter} replaced: a {@code poly}
+   * learning rate then reaches 0 at the last of the {@code maxIter} steps a worker runs.
+   */
+  public static String planned(String solverText, long seed, long maxIter) {
+    return solverText
+        .replaceFirst("(?m)^max_iter: .*$", "max_iter: " + maxIter)
+        .replaceFirst("(?m)^random_seed: .*$", "random_seed: " + seed);
   }
 
   @Override

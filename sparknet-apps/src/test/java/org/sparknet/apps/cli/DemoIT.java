@@ -27,18 +27,7 @@ class DemoIT {
   void demoReachesTheAccuracyBarAndWritesThePlot() throws Exception {
     Path png = tmp.resolve("curves.png");
     Path metrics = tmp.resolve("metrics.jsonl");
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream old = System.out;
-    int exit;
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit = SparkNetCli.run("demo", "--plot", png.toString(), "--metrics", metrics.toString());
-    } finally {
-      System.setOut(old);
-    }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertEquals(0, exit, out);
+    String out = demo("--plot", png.toString(), "--metrics", metrics.toString());
 
     List<String> roundLines = out.lines().filter(l -> l.contains(" round ")).toList();
     assertEquals(28, roundLines.size(), "3 epochs of 60,000 at 2 x 50 x 64 per round: " + out);
@@ -63,24 +52,32 @@ class DemoIT {
   @Test
   void fastRecipeTrainsWithItsOwnNetBatchAndTau() {
     Path png = tmp.resolve("fast.png");
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    PrintStream old = System.out;
-    int exit;
-    try {
-      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      exit =
-          SparkNetCli.run("demo", "--recipe", "fast", "--epochs", "0.25", "--plot", png.toString());
-    } finally {
-      System.setOut(old);
-    }
-    String out = captured.toString(StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertEquals(0, exit, out);
+    String out = demo("--recipe", "fast", "--epochs", "0.25", "--plot", png.toString());
     assertTrue(out.contains("SparkNet demo: fashion_fast on Fashion-MNIST"), out);
     assertTrue(out.contains("2 workers, tau=40 steps of batch 32, 5 rounds"), out);
     assertEquals(5, out.lines().filter(l -> l.contains(" round ")).count(), out);
     Matcher m = Pattern.compile("Final test accuracy (\\d\\.\\d+)").matcher(out);
     assertTrue(m.find(), out);
     assertTrue(Double.parseDouble(m.group(1)) >= 0.75, out);
+  }
+
+  /** Runs {@code bin/sparknet demo ARGS} in this JVM; returns what it printed, after exit 0. */
+  private static String demo(String... args) {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream old = System.out;
+    int exit;
+    try {
+      System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      String[] all = new String[args.length + 1];
+      all[0] = "demo";
+      System.arraycopy(args, 0, all, 1, args.length);
+      exit = SparkNetCli.run(all);
+    } finally {
+      System.setOut(old);
+    }
+    String out = captured.toString(StandardCharsets.UTF_8);
+    System.out.println(out);
+    assertEquals(0, exit, out);
+    return out;
   }
 }

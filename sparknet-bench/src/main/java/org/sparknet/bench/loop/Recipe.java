@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.apps.data.ClasspathText;
+import org.sparknet.apps.mnist.FashionRecipe;
 import org.sparknet.apps.mnist.LeNet;
 
 /**
@@ -123,10 +124,7 @@ record Recipe(String name, String summary, int tau, int batch, Averaging averagi
     if (name.equals("lenet")) {
       return LeNet.definition(seed, BenchRun.LR);
     }
-    String solver =
-        text("solver.prototxt")
-            .replaceFirst("(?m)^max_iter: .*$", "max_iter: " + maxIter)
-            .replaceFirst("(?m)^random_seed: .*$", "random_seed: " + seed);
+    String solver = FashionRecipe.planned(text("solver.prototxt"), seed, maxIter);
     return new NetDefinition(
         "caffe", solver, text("net.prototxt"), List.of(1, 28, 28), seed, "cpu");
   }
