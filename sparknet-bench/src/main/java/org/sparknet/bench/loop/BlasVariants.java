@@ -1,10 +1,7 @@
 package org.sparknet.bench.loop;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -156,14 +153,12 @@ final class BlasVariants {
     if (Files.isRegularFile(jar)) {
       return jar;
     }
-    List<String> cmd = new ArrayList<>(List.of("mvn", "-B", "-q", "-N"));
-    String extra = System.getenv("MAVEN_ARGS");
-    if (extra != null && !extra.isBlank()) {
-      cmd.addAll(Arrays.asList(extra.trim().split("\\s+")));
-    }
-    cmd.add("dependency:copy");
-    cmd.add("-Dartifact=" + coords);
-    cmd.add("-DoutputDirectory=" + jars.toAbsolutePath());
+    List<String> cmd =
+        Processes.maven(
+            "-N",
+            "dependency:copy",
+            "-Dartifact=" + coords,
+            "-DoutputDirectory=" + jars.toAbsolutePath());
     BenchRun.log("blas: fetching %s (%s)", coords, String.join(" ", cmd));
     String error = mavenError(cmd);
     if (!Files.isRegularFile(jar)) {
@@ -175,29 +170,26 @@ final class BlasVariants {
 
   /** Runs Maven; returns its first error line (or its exit status) for the report. */
   private static String mavenError(List<String> cmd) {
-    String first = null;
+    String[] first = {null};
+    int exit;
     try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      try (BufferedReader r =
-          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          if (first == null && line.contains("[ERROR]")) {
-            first =
-                line.replaceAll("\u001b\\[[0-9;]*m", "")
-                    .replace("[ERROR] ", "")
-                    .replaceFirst("^Failed to execute goal .* on project [^:]+: ", "")
-                    .replace(" -> [Help 1]", "")
-                    .trim();
-          }
-        }
-      }
-      int exit = p.waitFor();
-      return first != null ? first : "exit status " + exit;
-    } catch (IOException e) {
-      return "cannot run " + cmd.get(0) + ": " + e.getMessage();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while Maven ran", e);
+      exit =
+          Processes.run(
+              new ProcessBuilder(cmd).redirectErrorStream(true),
+              "Maven",
+              line -> {
+                if (first[0] == null && line.contains("[ERROR]")) {
+                  first[0] =
+                      line.replaceAll("\u001b\\[[0-9;]*m", "")
+                          .replace("[ERROR] ", "")
+                          .replaceFirst("^Failed to execute goal .* on project [^:]+: ", "")
+                          .replace(" -> [Help 1]", "")
+                          .trim();
+                }
+              });
+    } catch (UncheckedIOException e) {
+      return "cannot run " + cmd.get(0) + ": " + e.getCause().getMessage();
     }
+    return first[0] != null ? first[0] : "exit status " + exit;
   }
 }

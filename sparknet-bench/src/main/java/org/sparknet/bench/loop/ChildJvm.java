@@ -1,11 +1,6 @@
 package org.sparknet.bench.loop;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,25 +57,17 @@ final class ChildJvm {
           }
         });
     List<String> out = new ArrayList<>();
-    try {
-      Process p = pb.start();
-      try (BufferedReader r =
-          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          out.add(line);
-          BenchRun.log("  %s: %s", main.getSimpleName(), line);
-        }
-      }
-      int exit = p.waitFor();
-      if (exit != 0) {
-        throw new IllegalStateException(
-            main.getSimpleName() + " exited with " + exit + "; see " + log.toAbsolutePath());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot run " + main.getName(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while " + main.getSimpleName() + " ran", e);
+    int exit =
+        Processes.run(
+            pb,
+            main.getName(),
+            line -> {
+              out.add(line);
+              BenchRun.log("  %s: %s", main.getSimpleName(), line);
+            });
+    if (exit != 0) {
+      throw new IllegalStateException(
+          main.getSimpleName() + " exited with " + exit + "; see " + log.toAbsolutePath());
     }
     return out;
   }

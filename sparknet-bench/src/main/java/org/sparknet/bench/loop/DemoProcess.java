@@ -1,10 +1,5 @@
 package org.sparknet.bench.loop;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,29 +49,21 @@ final class DemoProcess {
         new ProcessBuilder(cmd).directory(root.toFile()).redirectError(log.toFile());
     List<Test> tests = new ArrayList<>();
     long start = System.nanoTime();
-    try {
-      Process p = pb.start();
-      try (BufferedReader r =
-          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          double at = BenchRun.seconds(start);
-          Matcher m = TEST.matcher(line);
-          if (m.find()) {
-            tests.add(new Test(at, Double.parseDouble(m.group(1))));
-          }
-          BenchRun.log("  demo %.1f s: %s", at, line);
-        }
-      }
-      int exit = p.waitFor();
-      if (exit != 0) {
-        throw new IllegalStateException(
-            "bin/sparknet demo " + args + " exited with " + exit + "; see " + log.toAbsolutePath());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot run " + cmd, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while the demo ran", e);
+    int exit =
+        Processes.run(
+            pb,
+            String.join(" ", cmd),
+            line -> {
+              double at = BenchRun.seconds(start);
+              Matcher m = TEST.matcher(line);
+              if (m.find()) {
+                tests.add(new Test(at, Double.parseDouble(m.group(1))));
+              }
+              BenchRun.log("  demo %.1f s: %s", at, line);
+            });
+    if (exit != 0) {
+      throw new IllegalStateException(
+          "bin/sparknet demo " + args + " exited with " + exit + "; see " + log.toAbsolutePath());
     }
     return new Run(tests, BenchRun.seconds(start));
   }

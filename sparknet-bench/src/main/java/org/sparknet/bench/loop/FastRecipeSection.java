@@ -77,34 +77,24 @@ final class FastRecipeSection {
   private void packageApps() {
     try {
       Files.createDirectories(work);
-      List<String> cmd = new ArrayList<>(List.of("mvn", "-B", "-q"));
-      String extra = System.getenv("MAVEN_ARGS");
-      if (extra != null && !extra.isBlank()) {
-        cmd.addAll(List.of(extra.trim().split("\\s+")));
-      }
-      cmd.addAll(
-          List.of(
-              "-DskipTests",
-              "-Dspotless.check.skip=true",
-              "-pl",
-              "sparknet-apps",
-              "-am",
-              "package"));
-      Process p =
-          new ProcessBuilder(cmd)
-              .directory(root.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(work.resolve("package.log").toFile())
-              .start();
-      if (p.waitFor() != 0) {
-        throw new IllegalStateException(
-            "Packaging sparknet-apps failed; see " + work.resolve("package.log"));
-      }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot package sparknet-apps", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while packaging sparknet-apps", e);
+      throw new UncheckedIOException("Cannot create " + work, e);
+    }
+    Path log = work.resolve("package.log");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Processes.maven(
+                    "-DskipTests",
+                    "-Dspotless.check.skip=true",
+                    "-pl",
+                    "sparknet-apps",
+                    "-am",
+                    "package"))
+            .directory(root.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    if (Processes.run(pb, "mvn package", line -> {}) != 0) {
+      throw new IllegalStateException("Packaging sparknet-apps failed; see " + log);
     }
   }
 

@@ -1,5 +1,6 @@
 package org.sparknet.bench.loop;
 
+import java.util.function.ToDoubleFunction;
 import org.bytedeco.caffe.global.caffe;
 import org.bytedeco.javacpp.FloatPointer;
 import org.bytedeco.javacpp.Loader;
@@ -34,22 +35,23 @@ public final class Sgemm {
    * have passed after one untimed call.
    */
   public static double gflops(int transA, int transB, int m, int n, int k, long minNanos) {
-    try (FloatPointer a = fill((long) m * k);
-        FloatPointer b = fill((long) k * n);
-        FloatPointer c = new FloatPointer((long) m * n)) {
-      int lda = transA == GemmShapes.NO_TRANS ? k : m;
-      int ldb = transB == GemmShapes.NO_TRANS ? n : k;
-      gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
-      long calls = 0;
-      long t0 = System.nanoTime();
-      long elapsed;
-      do {
-        gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
-        calls++;
-        elapsed = System.nanoTime() - t0;
-      } while (elapsed < minNanos);
-      return 2.0 * m * n * k * calls / elapsed;
-    }
+    return timed(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        call -> {
+          long calls = 0;
+          long t0 = System.nanoTime();
+          long elapsed;
+          do {
+            call.run();
+            calls++;
+            elapsed = System.nanoTime() - t0;
+          } while (elapsed < minNanos);
+          return 2.0 * m * n * k * calls / elapsed;
+        });
   }
 
   /**
@@ -58,20 +60,38 @@ public final class Sgemm {
    * processes, while the fastest call is one they did not interrupt.
    */
   public static double bestCallGflops(int transA, int transB, int m, int n, int k, long minNanos) {
+    return timed(
+        transA,
+        transB,
+        m,
+        n,
+        k,
+        call -> {
+          long best = Long.MAX_VALUE;
+          long start = System.nanoTime();
+          for (int calls = 0; calls < 3 || System.nanoTime() - start < minNanos; calls++) {
+            long t0 = System.nanoTime();
+            call.run();
+            best = Math.min(best, System.nanoTime() - t0);
+          }
+          return 2.0 * m * n * k / Math.max(1, best);
+        });
+  }
+
+  /**
+   * Fills the operands of one {@code M×N×K} product, makes one untimed call, and hands {@code
+   * timing} the call to time; the operands are freed when it returns.
+   */
+  private static double timed(
+      int transA, int transB, int m, int n, int k, ToDoubleFunction<Runnable> timing) {
     try (FloatPointer a = fill((long) m * k);
         FloatPointer b = fill((long) k * n);
         FloatPointer c = new FloatPointer((long) m * n)) {
       int lda = transA == GemmShapes.NO_TRANS ? k : m;
       int ldb = transB == GemmShapes.NO_TRANS ? n : k;
-      gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
-      long best = Long.MAX_VALUE;
-      long start = System.nanoTime();
-      for (int calls = 0; calls < 3 || System.nanoTime() - start < minNanos; calls++) {
-        long t0 = System.nanoTime();
-        gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
-        best = Math.min(best, System.nanoTime() - t0);
-      }
-      return 2.0 * m * n * k / Math.max(1, best);
+      Runnable call = () -> gemm(transA, transB, m, n, k, a, lda, b, ldb, c);
+      call.run();
+      return timing.applyAsDouble(call);
     }
   }
 
