@@ -83,6 +83,14 @@ public interface Net extends AutoCloseable {
   int iteration();
 
   /**
+   * The learning rate the solver's policy gives at {@code iteration} (0-based: the step from there
+   * to the next iteration), before per-layer multipliers; NaN when the engine has no such policy.
+   */
+  default double learningRate(long iteration) {
+    return Double.NaN;
+  }
+
+  /**
    * Whether this engine can export and import its solver state ({@link #getSolverState()}, {@link
    * #setSolverState(SolverState)}). The trainer checkpoints solver states only when it can.
    */

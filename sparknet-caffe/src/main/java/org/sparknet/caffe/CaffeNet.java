@@ -31,6 +31,7 @@ import org.sparknet.caffe.internal.InputBlob;
 import org.sparknet.caffe.internal.InputFeeder;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.LearnableParams;
+import org.sparknet.caffe.internal.LearningRates;
 import org.sparknet.caffe.internal.LossTerms;
 import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.caffe.internal.NetPlan;
@@ -169,12 +170,9 @@ public final class CaffeNet implements Net {
       Shape actual = BlobShapes.of(net.blob_by_name(in.name()));
       if (!actual.equals(Shape.of(in.shape()))) {
         throw new IllegalStateException(
-            "Input blob '"
-                + in.name()
-                + "' has shape "
-                + actual
-                + ", planned "
-                + Shape.of(in.shape()));
+            String.format(
+                "Input blob '%s' has shape %s, planned %s",
+                in.name(), actual, Shape.of(in.shape())));
       }
     }
   }
@@ -333,12 +331,8 @@ public final class CaffeNet implements Net {
           names.add(testNet.blob_names().get(i).getString());
         }
         throw new IllegalArgumentException(
-            "Net '"
-                + plan.netName()
-                + "' (TEST phase) has no blob '"
-                + name
-                + "'; it has "
-                + names);
+            String.format(
+                "Net '%s' (TEST phase) has no blob '%s'; it has %s", plan.netName(), name, names));
       }
     }
   }
@@ -366,6 +360,12 @@ public final class CaffeNet implements Net {
   public int iteration() {
     checkOpen();
     return solver.iter();
+  }
+
+  @Override
+  public double learningRate(long iteration) {
+    checkOpen();
+    return LearningRates.at(solver.param(), iteration);
   }
 
   /**
@@ -415,8 +415,7 @@ public final class CaffeNet implements Net {
    * learned_net when null).
    */
   byte[] toSolverStateProto(String learnedNet) {
-    Supplier<byte[]> bytes = () -> solverStates.toBytes(learnedNet);
-    return onDevice(bytes);
+    return onDevice(() -> solverStates.toBytes(learnedNet));
   }
 
   /**

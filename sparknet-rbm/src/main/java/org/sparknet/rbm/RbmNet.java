@@ -274,6 +274,12 @@ public final class RbmNet implements Net {
     return iteration;
   }
 
+  /** The RBM's rate is fixed: {@code base_lr} at every iteration. */
+  @Override
+  public double learningRate(long iteration) {
+    return config.baseLr();
+  }
+
   @Override
   public boolean hasSolverState() {
     return true;

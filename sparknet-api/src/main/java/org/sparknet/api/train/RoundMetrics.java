@@ -30,6 +30,7 @@ public final class RoundMetrics implements Serializable {
   private final long examples;
   private final double epoch;
   private final double meanLoss;
+  private final double learningRate;
   private final Map<String, Float> validation;
   private final Timings timings;
   private final long timestampMillis;
@@ -66,6 +67,7 @@ public final class RoundMetrics implements Serializable {
     this.examples = b.examples;
     this.epoch = b.epoch;
     this.meanLoss = b.meanLoss;
+    this.learningRate = b.learningRate;
     this.validation = Map.copyOf(b.validation);
     this.timings = b.timings;
     this.timestampMillis = b.timestampMillis;
@@ -112,6 +114,14 @@ public final class RoundMetrics implements Serializable {
   /** Example-weighted mean of the workers' training loss over the round. */
   public double meanLoss() {
     return meanLoss;
+  }
+
+  /**
+   * The learning rate of the round's last solver step, as the solver's policy gives it (Caffe's
+   * {@code lr_policy} at that iteration, before {@code lr_mult}); NaN when the engine does not say.
+   */
+  public double learningRate() {
+    return learningRate;
   }
 
   /** Mean of each test output over the validation set when this round validated, else empty. */
@@ -176,6 +186,7 @@ public final class RoundMetrics implements Serializable {
     o.put("examples", examples);
     putNumber(o, "epoch", epoch);
     putNumber(o, "meanLoss", meanLoss);
+    putNumber(o, "learningRate", learningRate);
     putNumber(o, "imagesPerSecond", imagesPerSecond());
     o.put("computeMillis", timings.computeMillis());
     o.put("broadcastMillis", timings.broadcastMillis());
@@ -237,6 +248,7 @@ public final class RoundMetrics implements Serializable {
         .examples(o.path("examples").asLong())
         .epoch(number(o.path("epoch")))
         .meanLoss(number(o.path("meanLoss")))
+        .learningRate(number(o.path("learningRate")))
         .devices(devices)
         .validation(validation)
         .timings(
@@ -299,6 +311,7 @@ public final class RoundMetrics implements Serializable {
     private long examples;
     private double epoch;
     private double meanLoss;
+    private double learningRate = Double.NaN;
     private Map<String, Float> validation = Map.of();
     private Timings timings = new Timings(0, 0, 0, 0, 0, 0);
     private long timestampMillis = System.currentTimeMillis();
@@ -343,6 +356,11 @@ public final class RoundMetrics implements Serializable {
 
     public Builder meanLoss(double loss) {
       this.meanLoss = loss;
+      return this;
+    }
+
+    public Builder learningRate(double rate) {
+      this.learningRate = rate;
       return this;
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A round's JSON line reads back into the same metrics (a saved model's history). Broken on
  * purpose: reading "epoch" from "meanLoss" wrote back "epoch":0.25 for 1.2345; reading a null
- * device as text wrote back "null" in quotes.
+ * device as text wrote back "null" in quotes; without "learningRate" in the line, the rate read
+ * back as NaN.
  */
 class RoundMetricsJsonTest {
 
@@ -24,6 +25,7 @@ class RoundMetricsJsonTest {
         .examples(6400)
         .epoch(1.2345)
         .meanLoss(loss)
+        .learningRate(0.0125)
         .validation(Map.of("accuracy", 0.8125f, "loss", 0.5f))
         .devices(Arrays.asList("cpu", null, "gpu:1"))
         .timings(new RoundMetrics.Timings(11, 12, 13, 14, 60, 9))
@@ -42,6 +44,7 @@ class RoundMetricsJsonTest {
     assertEquals(6400, back.examples());
     assertEquals(1.2345, back.epoch());
     assertEquals(0.25, back.meanLoss());
+    assertEquals(0.0125, back.learningRate());
     assertEquals(Map.of("accuracy", 0.8125f, "loss", 0.5f), back.validation());
     assertEquals(Arrays.asList("cpu", null, "gpu:1"), back.devices());
     assertNull(back.devices().get(1));
@@ -53,6 +56,13 @@ class RoundMetricsJsonTest {
   void aLossThatWasNotFiniteReadsAsNaN() {
     RoundMetrics back = RoundMetrics.fromJson(sample(Double.NaN).toJson());
     assertTrue(Double.isNaN(back.meanLoss()));
+  }
+
+  @Test
+  void aLineWithoutALearningRateReadsItAsNaN() {
+    RoundMetrics back =
+        RoundMetrics.fromJson("{\"round\": 2, \"timestamp\": \"2026-11-26T00:00:00Z\"}");
+    assertTrue(Double.isNaN(back.learningRate()));
   }
 
   @Test

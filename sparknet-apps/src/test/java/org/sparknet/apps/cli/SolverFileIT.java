@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,6 +31,7 @@ import org.sparknet.caffe.CaffeNet;
  * a snapshot.
  */
 class SolverFileIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern ROUND_LINE = Pattern.compile("(?m)^round +(\\d+)/(\\d+) .*$");
 
   @TempDir Path tmp;
@@ -89,7 +91,16 @@ class SolverFileIT {
     assertTrue(r.out().contains("workers 2 (--workers)"), r.out());
     // No --rounds: max_iter 40 at tau 10 is 4 rounds (a build ignoring max_iter fails at once:
     // "train needs --rounds").
-    assertEquals(4, Files.readAllLines(out.resolve("metrics.jsonl")).size(), "a line per round");
+    List<String> rows = Files.readAllLines(out.resolve("metrics.jsonl"));
+    assertEquals(4, rows.size(), "a line per round");
+    // Each row's learning rate is lenet_solver's "inv" policy from --lr 0.02 at the round's last
+    // step (iterations 9, 19, 29, 39). Broken on purpose, the next step's rate gave 0.0199850 for
+    // 0.0199865 in round 1.
+    for (int round = 1; round <= 4; round++) {
+      double lr = 0.02 * Math.pow(1 + 0.0001 * (10 * round - 1), -0.75);
+      double reported = JSON.readTree(rows.get(round - 1)).path("learningRate").asDouble();
+      assertEquals(lr, reported, 1e-8, rows.get(round - 1)); // float solver fields
+    }
     // display 20 and test_interval 20 at tau 10: a line, with a test, after rounds 2 and 4 only
     // (with display ignored, a line per round: 4 lines).
     Matcher m = ROUND_LINE.matcher(r.out());

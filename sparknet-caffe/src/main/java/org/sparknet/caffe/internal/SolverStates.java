@@ -5,7 +5,6 @@ import java.util.List;
 import org.bytedeco.caffe.BlobProto;
 import org.bytedeco.caffe.FloatBlobSharedVector;
 import org.bytedeco.caffe.FloatSGDSolver;
-import org.bytedeco.caffe.SolverParameter;
 import org.bytedeco.caffe.SolverState;
 import org.bytedeco.caffe.global.caffe;
 import org.sparknet.api.WeightCollection;
@@ -126,33 +125,12 @@ public final class SolverStates {
   private SolverState proto(int iter) {
     SolverState proto = new SolverState();
     proto.set_iter(iter);
-    proto.set_current_step(currentStep(iter));
+    proto.set_current_step(LearningRates.multistepPosition(solver.param(), iter));
     FloatBlobSharedVector h = solver.history();
     for (long k = 0; k < h.size(); k++) {
       h.get(k).ToProto(proto.add_history(), false);
     }
     return proto;
-  }
-
-  /**
-   * The "multistep" policy's position after {@code iter} iterations, as Caffe's
-   * SGDSolver::GetLearningRate advances it: at most one step per iteration, at the first iteration
-   * that reaches the next step value.
-   */
-  private int currentStep(int iter) {
-    SolverParameter p = solver.param();
-    int n = p.stepvalue_size();
-    int step = 0;
-    long next = 0; // the first iteration at which the next advance may happen
-    while (step < n) {
-      long at = Math.max(next, p.stepvalue(step));
-      if (at >= iter) {
-        break;
-      }
-      step++;
-      next = at + 1;
-    }
-    return step;
   }
 
   /** Hands a checked SolverState (no learned_net) to Caffe's Solver::Restore. */
