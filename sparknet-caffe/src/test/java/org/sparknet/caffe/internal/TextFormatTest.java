@@ -54,7 +54,7 @@ class TextFormatTest {
   /**
    * Fields made in code print as they would be written: a string quoted and escaped, a scalar token
    * bare, a message as a block, with no position. Mutation seen red: {@code Field.string} marked
-   * not quoted printed {@code name: x} (the string unquoted).
+   * not quoted printed {@code name: x"y} (unquoted and unescaped).
    */
   @Test
   void fieldsMadeInCodePrintQuotedOrBare() {
