@@ -147,33 +147,46 @@ public final class CaffeDataLayers {
     /** Checks that the data layers agree on crop_size and mean_file, and locates the mean. */
     private void takeCropAndMean(Message t, String where) {
       int c = Integer.parseInt(t.value("crop_size", "0"));
-      if (netCrop != null && c != netCrop) {
-        throw new IllegalArgumentException(
-            where
-                + ": transform_param.crop_size "
-                + c
-                + " differs from another data layer's "
-                + netCrop
-                + "; SparkNet feeds both phases one input shape");
-      }
+      requireSame(where, "crop_size", c, netCrop, "SparkNet feeds both phases one input shape");
       netCrop = c;
       String named = t.value("mean_file", null);
       if (named != null && o.meanValues() == null) {
-        if (meanSource != null && !meanSource.equals(named)) {
-          throw new IllegalArgumentException(
-              where
-                  + ": transform_param.mean_file \""
-                  + named
-                  + "\" differs from another data layer's \""
-                  + meanSource
-                  + "\"; SparkNet subtracts one mean image in both phases");
-        }
+        requireSame(
+            where,
+            "mean_file",
+            named,
+            meanSource,
+            "SparkNet subtracts one mean image in both phases");
         if (meanFile == null) {
           meanFile = locate(named, o.baseDirs(), where);
           meanSource = named;
         }
       }
       t.remove("mean_file");
+    }
+
+    /**
+     * Both phases are fed alike, so every data layer must give a transform_param field the same
+     * value; {@code other} is another layer's (null when none was seen). Strings are shown quoted.
+     */
+    private static void requireSame(
+        String where, String field, Object value, Object other, String why) {
+      if (other != null && !other.equals(value)) {
+        throw new IllegalArgumentException(
+            where
+                + ": transform_param."
+                + field
+                + " "
+                + shown(value)
+                + " differs from another data layer's "
+                + shown(other)
+                + "; "
+                + why);
+      }
+    }
+
+    private static String shown(Object v) {
+      return v instanceof String ? "\"" + v + "\"" : String.valueOf(v);
     }
 
     private void override(Message t, Message layer) {

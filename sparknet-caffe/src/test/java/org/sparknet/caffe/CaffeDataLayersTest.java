@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.storage.StoragePath;
@@ -88,5 +89,50 @@ class CaffeDataLayersTest {
     assertTrue(
         e.getMessage().contains(dir.resolve("examples/cifar10/mean.binaryproto").toString()),
         e.getMessage());
+  }
+
+  /**
+   * Both phases are fed one input, so data layers that disagree on crop_size or mean_file are named
+   * with both values. Mutation seen red: {@code requireSame} never throwing let the rewrite pass
+   * (no exception thrown).
+   */
+  @Test
+  void dataLayersThatDisagreeAreNamedWithBothValues(@TempDir Path dir) throws IOException {
+    Path mean = dir.resolve("data/ilsvrc12/imagenet_mean.binaryproto");
+    Files.createDirectories(mean.getParent());
+    Files.write(mean, new byte[0]);
+    String net = Zoo.text("caffenet_train_val.prototxt");
+    // The TEST layer's transform_param (the TRAIN layer's says "mirror: true").
+    String test = "mirror: false\n    crop_size: 227\n    mean_file: \"data/ilsvrc12/imagenet_mean";
+    String otherCrop = replacedOnce(net, test, test.replace("227", "200"));
+    String otherMean = replacedOnce(net, test, test.replace("data/ilsvrc12/imagenet", "other"));
+    assertEquals(
+        "caffenet_train_val.prototxt, layer 'data' (Data): transform_param.crop_size 200 differs"
+            + " from another data layer's 227; SparkNet feeds both phases one input shape",
+        disagreement(otherCrop, dir));
+    assertEquals(
+        "caffenet_train_val.prototxt, layer 'data' (Data): transform_param.mean_file"
+            + " \"other_mean.binaryproto\" differs from another data layer's"
+            + " \"data/ilsvrc12/imagenet_mean.binaryproto\"; SparkNet subtracts one mean image in"
+            + " both phases",
+        disagreement(otherMean, dir));
+  }
+
+  private static String replacedOnce(String text, String what, String with) {
+    assertEquals(1, text.split(Pattern.quote(what), -1).length - 1, what);
+    return text.replace(what, with);
+  }
+
+  private static String disagreement(String netText, Path dir) {
+    return assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                CaffeDataLayers.rewrite(
+                    Zoo.text("caffenet_solver.prototxt"),
+                    netText,
+                    "caffenet_train_val.prototxt",
+                    new CaffeDataLayers.Overrides(
+                        null, null, null, null, List.of(StoragePath.of(dir)))))
+        .getMessage();
   }
 }

@@ -12,6 +12,7 @@ import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
+import org.sparknet.rbm.internal.NativeArrays;
 import org.sparknet.rbm.internal.Rbm;
 
 /**
@@ -89,22 +90,22 @@ public final class RbmNet implements Net {
     int h = config.hidden();
     this.rnd = new SplittableRandom(mix(config.seed(), definition.seed()));
     this.rbm = new Rbm(v, h, config.hiddenUnits() == RbmConfig.HiddenUnits.GAUSSIAN);
-    // Every field below is closed by close(); allocate in order and undo on failure.
-    NDArray[] made = new NDArray[5];
-    Rbm.Statistics s = null;
+    // Every field below is closed by close(); on failure, undo what was made.
+    NDArray[] made = null;
+    Rbm.Statistics s;
     try {
       rbm.initialize(config.initStd(), new SplittableRandom(config.seed()));
-      made[0] = NDArray.zeros(config.batch(), v);
-      made[1] = NDArray.zeros(config.testBatch(), v);
-      made[2] = NDArray.zeros(v, h);
-      made[3] = NDArray.zeros(v);
-      made[4] = NDArray.zeros(h);
+      made =
+          NativeArrays.zeros(
+              new int[] {config.batch(), v},
+              new int[] {config.testBatch(), v},
+              new int[] {v, h},
+              new int[] {v},
+              new int[] {h});
       s = new Rbm.Statistics(v, h);
     } catch (RuntimeException | Error e) {
-      for (NDArray a : made) {
-        if (a != null) {
-          a.close();
-        }
+      if (made != null) {
+        NativeArrays.close(made);
       }
       rbm.close();
       throw e;
@@ -217,16 +218,16 @@ public final class RbmNet implements Net {
       }
     }
     feeder.fill(Map.of(DATA, testData));
-    NDArray hidden = NDArray.zeros(config.testBatch(), config.hidden());
-    NDArray recon = null;
+    NDArray[] made =
+        NativeArrays.zeros(
+            new int[] {config.testBatch(), config.hidden()},
+            new int[] {config.testBatch(), config.visible()});
+    NDArray hidden = made[0];
+    NDArray recon = made[1];
     try {
-      recon = NDArray.zeros(config.testBatch(), config.visible());
       rbm.meanField(testData, hidden, recon);
     } catch (RuntimeException | Error e) {
-      hidden.close();
-      if (recon != null) {
-        recon.close();
-      }
+      NativeArrays.close(made);
       throw e;
     }
     Map<String, NDArray> out = new LinkedHashMap<>();

@@ -7,26 +7,25 @@ import java.util.stream.Collectors;
 /** The data formats the CLI reads, by their {@code --format} names. */
 public enum DataFormat {
   /** MNIST-style IDX files (images and labels), plain or gzip. */
-  IDX("idx", "MNIST-style IDX images + labels files, plain or .gz"),
+  IDX("MNIST-style IDX images + labels files, plain or .gz"),
   /** CIFAR-10 binary batches: 1 label byte + 3,072 pixel bytes a record. */
-  CIFAR("cifar", "CIFAR-10 binary batches (.bin)"),
+  CIFAR("CIFAR-10 binary batches (.bin)"),
   /** CIFAR-100 binary batches: coarse and fine label bytes + 3,072 pixel bytes a record. */
-  CIFAR100("cifar100", "CIFAR-100 binary batches (.bin)"),
+  CIFAR100("CIFAR-100 binary batches (.bin)"),
   /** A folder with one subfolder of JPEG/PNG images per class. */
-  IMAGES("images", "a folder of class subfolders of JPEG/PNG images"),
+  IMAGES("a folder of class subfolders of JPEG/PNG images"),
   /** Parquet with a vector or array features column and a numeric label column. */
-  PARQUET("parquet", "Parquet with a vector/array features column and a label column");
+  PARQUET("Parquet with a vector/array features column and a label column");
 
-  private final String cliName;
   private final String description;
 
-  DataFormat(String cliName, String description) {
-    this.cliName = cliName;
+  DataFormat(String description) {
     this.description = description;
   }
 
+  /** The {@code --format} name: the constant's name in lower case. */
   public String cliName() {
-    return cliName;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   public String description() {
@@ -42,7 +41,7 @@ public enum DataFormat {
   public static DataFormat parse(String name) {
     String n = name == null ? "" : name.toLowerCase(Locale.ROOT);
     for (DataFormat f : values()) {
-      if (f.cliName.equals(n)) {
+      if (f.cliName().equals(n)) {
         return f;
       }
     }

@@ -59,29 +59,18 @@ public final class ImageFolder {
     List<String> entries = new ArrayList<>();
     List<String> classes = new ArrayList<>();
     if (subdirs.isEmpty()) {
-      for (StoragePath img : images(root)) {
+      String none = "Image folder " + root + " has neither class subfolders nor images";
+      for (StoragePath img : requireImages(root, none, "")) {
         entries.add("-1\t" + img);
-      }
-      if (entries.isEmpty()) {
-        throw new IllegalArgumentException(
-            "Image folder "
-                + root
-                + " has neither class subfolders nor images ("
-                + String.join(", ", EXTENSIONS)
-                + ")");
       }
       return new ImageFolder(root, List.of(), entries);
     }
     for (StoragePath dir : subdirs) {
-      List<StoragePath> imgs = images(dir);
-      if (imgs.isEmpty()) {
-        throw new IllegalArgumentException(
-            "Class folder "
-                + dir
-                + " holds no images ("
-                + String.join(", ", EXTENSIONS)
-                + "); every class needs at least one, or remove the folder");
-      }
+      List<StoragePath> imgs =
+          requireImages(
+              dir,
+              "Class folder " + dir + " holds no images",
+              "; every class needs at least one, or remove the folder");
       int label = classes.size();
       classes.add(dir.name());
       for (StoragePath img : imgs) {
@@ -89,6 +78,19 @@ public final class ImageFolder {
       }
     }
     return new ImageFolder(root, List.copyOf(classes), entries);
+  }
+
+  /**
+   * The image files of {@code dir}, sorted by name; none is an error: {@code problem}, the
+   * extensions looked for, then {@code advice}.
+   */
+  private static List<StoragePath> requireImages(StoragePath dir, String problem, String advice) {
+    List<StoragePath> imgs = images(dir);
+    if (imgs.isEmpty()) {
+      throw new IllegalArgumentException(
+          problem + " (" + String.join(", ", EXTENSIONS) + ")" + advice);
+    }
+    return imgs;
   }
 
   /** The image files of {@code dir}, sorted by name. */

@@ -11,7 +11,7 @@ import org.sparknet.api.NetDefinition;
  */
 public enum FashionRecipe {
   /** Caffe's LeNet with the demo's learning rate: the default demo. */
-  LENET("lenet", "LeNet", LeNet.TRAIN_BATCH, 50, 3, 0.03),
+  LENET("LeNet", LeNet.TRAIN_BATCH, 50, 3, 0.03),
 
   /**
    * The fastest recipe to 0.91 found on 2 cores (BENCHMARKS.md section 17), tuned on 6,000 held-out
@@ -20,18 +20,15 @@ public enum FashionRecipe {
    * planned for a number of epochs (7: what ends within 5 minutes on 2 cores) and reaches its best
    * accuracy at the end of them.
    */
-  FAST("fast", "fashion_fast", 32, 40, 7, Double.NaN);
+  FAST("fashion_fast", 32, 40, 7, Double.NaN);
 
-  private final String option;
   private final String netName;
   private final int trainBatch;
   private final int tau;
   private final double epochs;
   private final double defaultLr;
 
-  FashionRecipe(
-      String option, String netName, int trainBatch, int tau, double epochs, double defaultLr) {
-    this.option = option;
+  FashionRecipe(String netName, int trainBatch, int tau, double epochs, double defaultLr) {
     this.netName = netName;
     this.trainBatch = trainBatch;
     this.tau = tau;
@@ -39,10 +36,13 @@ public enum FashionRecipe {
     this.defaultLr = defaultLr;
   }
 
-  /** The recipe that {@code --recipe NAME} names; the error lists the names. */
+  /**
+   * The recipe that {@code --recipe NAME} names (its constant's name, in any case); the error lists
+   * the names.
+   */
   public static FashionRecipe named(String name) {
     for (FashionRecipe r : values()) {
-      if (r.option.equals(name.toLowerCase(Locale.ROOT))) {
+      if (r.toString().equals(name.toLowerCase(Locale.ROOT))) {
         return r;
       }
     }
@@ -96,8 +96,9 @@ public enum FashionRecipe {
         .replaceFirst("(?m)^random_seed: .*$", "random_seed: " + seed);
   }
 
+  /** The {@code --recipe} name: the constant's name in lower case. */
   @Override
   public String toString() {
-    return option;
+    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -32,32 +32,23 @@ final class RecipeSection {
     this.epochs = run.opt().quick() ? 0.1 : run.opt().recipeEpochs();
   }
 
-  /** What a recipe reached: validation accuracy at each test and the test accuracy at the end. */
-  private record Result(
-      List<Double> epochsAt, List<Double> secondsAt, List<Double> val, double test, double ips) {
+  /**
+   * What a recipe reached: validation accuracy at each test, by epoch and by training second, and
+   * the test accuracy at the end.
+   */
+  private record Result(AccuracyCurve byEpoch, AccuracyCurve bySecond, double test, double ips) {
     double best() {
-      return val.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      return byEpoch.best();
     }
 
     /** The training seconds at which validation accuracy first reached {@code target}, or NaN. */
     double secondsTo(double target) {
-      for (int i = 0; i < val.size(); i++) {
-        if (val.get(i) >= target) {
-          return secondsAt.get(i);
-        }
-      }
-      return Double.NaN;
+      return bySecond.reaching(target);
     }
 
     /** The validation accuracy of the last test at or before {@code epoch}. */
     String at(double epoch) {
-      String out = "–";
-      for (int i = 0; i < val.size(); i++) {
-        if (epochsAt.get(i) <= epoch + 1e-6) {
-          out = String.format(Locale.ROOT, "%.4f", val.get(i));
-        }
-      }
-      return out;
+      return byEpoch.at(epoch);
     }
   }
 
@@ -112,7 +103,8 @@ final class RecipeSection {
       }
       t.setValidationData(run.testRdd());
       double test = t.test().get("accuracy");
-      return new Result(atEpoch, atSecond, acc, test, seen / clock);
+      return new Result(
+          new AccuracyCurve(atEpoch, acc), new AccuracyCurve(atSecond, acc), test, seen / clock);
     }
   }
 

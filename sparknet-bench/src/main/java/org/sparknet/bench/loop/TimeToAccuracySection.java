@@ -33,33 +33,8 @@ final class TimeToAccuracySection {
     this.testEvery = run.opt().quick() ? 2 : 15;
   }
 
-  /** Test accuracy {@code ys} at training seconds {@code xs}. */
-  private record Curve(List<Double> xs, List<Double> ys, long seen) {
-    double best() {
-      return ys.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-    }
-
-    /** The first training second with accuracy >= target, or NaN. */
-    double reached() {
-      for (int i = 0; i < xs.size(); i++) {
-        if (ys.get(i) >= TARGET_ACCURACY) {
-          return xs.get(i);
-        }
-      }
-      return Double.NaN;
-    }
-
-    /** The last test accuracy measured at or before {@code seconds}, or "–". */
-    String at(double seconds) {
-      String out = "–";
-      for (int i = 0; i < xs.size(); i++) {
-        if (xs.get(i) <= seconds + 1e-9) {
-          out = String.format(Locale.ROOT, "%.4f", ys.get(i));
-        }
-      }
-      return out;
-    }
-  }
+  /** Test accuracy at training seconds, and the examples trained on. */
+  private record Curve(AccuracyCurve accuracy, long seen) {}
 
   void run() {
     String load = Machine.loadAverage();
@@ -70,16 +45,20 @@ final class TimeToAccuracySection {
         Curve c = train(def, tau, avg);
         String averaging = avg.isElastic() ? "EASGD α=" + EASGD_ALPHA : "plain";
         String name = String.format(Locale.ROOT, "tau=%d, %s", tau, averaging);
-        double reached = c.reached();
+        double reached = c.accuracy().reaching(TARGET_ACCURACY);
         log(
             "tta %s: best %.4f, last %.4f, %s",
             name,
-            c.best(),
-            c.ys().get(c.ys().size() - 1),
+            c.accuracy().best(),
+            c.accuracy().last(),
             Double.isNaN(reached) ? "target not reached" : "0.91 at " + Math.round(reached) + " s");
         runs.add(
             new BenchCharts.Run(
-                name, run.opt().ttaTaus().indexOf(tau), avg.isElastic(), c.xs(), c.ys()));
+                name,
+                run.opt().ttaTaus().indexOf(tau),
+                avg.isElastic(),
+                c.accuracy().xs(),
+                c.accuracy().ys()));
         rows.append(row(tau, averaging, c));
       }
     }
@@ -107,11 +86,12 @@ final class TimeToAccuracySection {
         }
       }
     }
-    return new Curve(xs, ys, seen);
+    return new Curve(new AccuracyCurve(xs, ys), seen);
   }
 
-  private String row(int tau, String averaging, Curve c) {
-    double reached = c.reached();
+  private String row(int tau, String averaging, Curve curve) {
+    AccuracyCurve c = curve.accuracy();
+    double reached = c.reaching(TARGET_ACCURACY);
     return String.format(
         Locale.ROOT,
         "| %d | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |%n",
@@ -120,9 +100,9 @@ final class TimeToAccuracySection {
         c.at(budget / 5),
         c.at(budget * 2 / 5),
         c.at(budget),
-        c.ys().get(c.ys().size() - 1),
+        c.last(),
         c.best(),
-        (double) c.seen() / run.train().count(),
+        (double) curve.seen() / run.train().count(),
         Double.isNaN(reached) ? "not reached" : String.format(Locale.ROOT, "**%.0f s**", reached));
   }
 

@@ -129,23 +129,23 @@ public final class ProtoSchema {
     String problem = null;
     switch (info.type) {
       case FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES -> {
-        if (!f.isQuoted()) {
+        if (!f.quoted()) {
           problem = "expects a quoted string but found " + v;
         }
       }
       case FieldDescriptor.TYPE_ENUM -> {
-        if (f.isQuoted() || !info.enumValues.contains(v)) {
+        if (f.quoted() || !info.enumValues.contains(v)) {
           problem = "expects one of " + info.enumValues + " but found " + shown(f);
         }
       }
       case FieldDescriptor.TYPE_BOOL -> {
-        if (f.isQuoted()
+        if (f.quoted()
             || !Set.of("true", "false", "True", "False", "t", "f", "1", "0").contains(v)) {
           problem = "expects true or false but found " + shown(f);
         }
       }
       case FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE -> {
-        if (f.isQuoted() || !isFloat(v)) {
+        if (f.quoted() || !isFloat(v)) {
           problem = "expects a number but found " + shown(f);
         }
       }
@@ -161,7 +161,7 @@ public final class ProtoSchema {
                 || info.type == FieldDescriptor.TYPE_SINT64
                 || info.type == FieldDescriptor.TYPE_FIXED64
                 || info.type == FieldDescriptor.TYPE_SFIXED64;
-        Long n = f.isQuoted() ? null : parseInteger(v);
+        Long n = f.quoted() ? null : parseInteger(v);
         if (n == null) {
           problem = "expects an integer but found " + shown(f);
         } else if (unsigned && n < 0) {
@@ -185,7 +185,7 @@ public final class ProtoSchema {
   }
 
   private static String shown(Field f) {
-    return f.isQuoted() ? "\"" + f.value() + "\"" : f.value();
+    return f.quoted() ? "\"" + f.value() + "\"" : f.value();
   }
 
   static boolean isFloat(String v) {

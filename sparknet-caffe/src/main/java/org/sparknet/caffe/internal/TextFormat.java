@@ -12,23 +12,17 @@ import java.util.Objects;
 public final class TextFormat {
   private TextFormat() {}
 
-  /** One field occurrence: a scalar token or a nested message, with where it was written. */
-  public static final class Field {
-    private final String name;
-    private final String scalar; // decoded string value, or the raw token (number, enum, bool)
-    private final boolean quoted;
-    private final Message message;
-    private final int line;
-    private final int column;
-
-    private Field(String name, String scalar, boolean quoted, Message message, int line, int col) {
-      this.name = name;
-      this.scalar = scalar;
-      this.quoted = quoted;
-      this.message = message;
-      this.line = line;
-      this.column = col;
-    }
+  /**
+   * One field occurrence: a scalar token or a nested message, with where it was written.
+   *
+   * @param value the scalar value (decoded for strings, else the raw token: number, enum, bool);
+   *     null for a message
+   * @param quoted true when the value was written as a quoted string
+   * @param message the nested message; null for a scalar
+   * @param line 1-based, or 0 for fields made in code
+   */
+  public record Field(
+      String name, String value, boolean quoted, Message message, int line, int column) {
 
     public static Field scalar(String name, String token) {
       return new Field(name, token, false, null, 0, 0);
@@ -42,34 +36,8 @@ public final class TextFormat {
       return new Field(name, null, false, m, 0, 0);
     }
 
-    public String name() {
-      return name;
-    }
-
     public boolean isMessage() {
       return message != null;
-    }
-
-    /** True when the value was written as a quoted string. */
-    public boolean isQuoted() {
-      return quoted;
-    }
-
-    /** The scalar value (decoded for strings); null for a message. */
-    public String value() {
-      return scalar;
-    }
-
-    public Message message() {
-      return message;
-    }
-
-    public int line() {
-      return line;
-    }
-
-    public int column() {
-      return column;
     }
 
     /** "line L, column C" or "" for fields made in code. */
@@ -159,7 +127,7 @@ public final class TextFormat {
         m.fields.add(
             new Field(
                 f.name,
-                f.scalar,
+                f.value,
                 f.quoted,
                 f.message == null ? null : f.message.copy(),
                 f.line,
@@ -202,9 +170,9 @@ public final class TextFormat {
         print(f.message, sb, indent + 1);
         sb.append("  ".repeat(indent)).append("}\n");
       } else if (f.quoted) {
-        sb.append(": \"").append(escape(f.scalar)).append("\"\n");
+        sb.append(": \"").append(escape(f.value)).append("\"\n");
       } else {
-        sb.append(": ").append(f.scalar).append('\n');
+        sb.append(": ").append(f.value).append('\n');
       }
     }
   }

@@ -50,4 +50,24 @@ class TextFormatTest {
     e = assertThrows(IllegalArgumentException.class, () -> TextFormat.parse("a 1\n", "f"));
     assertTrue(e.getMessage().contains("expected ':' or '{'"), e.getMessage());
   }
+
+  /**
+   * Fields made in code print as they would be written: a string quoted and escaped, a scalar token
+   * bare, a message as a block, with no position. Mutation seen red: {@code Field.string} marked
+   * not quoted printed {@code name: x"y} (unquoted and unescaped).
+   */
+  @Test
+  void fieldsMadeInCodePrintQuotedOrBare() {
+    Message inner = new Message();
+    inner.add(TextFormat.Field.scalar("dim", "3"));
+    Message m = new Message();
+    m.add(TextFormat.Field.string("name", "x\"y"));
+    m.add(TextFormat.Field.scalar("phase", "TEST"));
+    m.add(TextFormat.Field.message("shape", inner));
+    assertEquals("name: \"x\\\"y\"\nphase: TEST\nshape {\n  dim: 3\n}\n", TextFormat.print(m));
+    TextFormat.Field name = m.first("name");
+    assertTrue(name.quoted() && !name.isMessage(), name.toString());
+    assertEquals("", name.where());
+    assertTrue(m.first("shape").isMessage());
+  }
 }

@@ -39,22 +39,26 @@ public final class Rbm implements AutoCloseable {
     public final NDArray modelHidden;
 
     public Statistics(int visible, int hidden) {
-      dataW = NDArray.zeros(visible, hidden);
-      modelW = NDArray.zeros(visible, hidden);
-      dataVisible = NDArray.zeros(visible);
-      modelVisible = NDArray.zeros(visible);
-      dataHidden = NDArray.zeros(hidden);
-      modelHidden = NDArray.zeros(hidden);
+      int[] w = {visible, hidden};
+      NDArray[] a =
+          NativeArrays.zeros(
+              w,
+              w,
+              new int[] {visible},
+              new int[] {visible},
+              new int[] {hidden},
+              new int[] {hidden});
+      dataW = a[0];
+      modelW = a[1];
+      dataVisible = a[2];
+      modelVisible = a[3];
+      dataHidden = a[4];
+      modelHidden = a[5];
     }
 
     @Override
     public void close() {
-      dataW.close();
-      modelW.close();
-      dataVisible.close();
-      modelVisible.close();
-      dataHidden.close();
-      modelHidden.close();
+      NativeArrays.close(dataW, modelW, dataVisible, modelVisible, dataHidden, modelHidden);
     }
   }
 
@@ -71,22 +75,21 @@ public final class Rbm implements AutoCloseable {
 
     Workspace(int rows, int visible, int hidden) {
       this.rows = rows;
-      hiddenMean = NDArray.zeros(rows, hidden);
-      hiddenSample = NDArray.zeros(rows, hidden);
-      visibleMean = NDArray.zeros(rows, visible);
-      visibleSample = NDArray.zeros(rows, visible);
-      chainHiddenMean = NDArray.zeros(rows, hidden);
+      int[] h = {rows, hidden};
+      int[] v = {rows, visible};
+      NDArray[] a = NativeArrays.zeros(h, h, v, v, h);
+      hiddenMean = a[0];
+      hiddenSample = a[1];
+      visibleMean = a[2];
+      visibleSample = a[3];
+      chainHiddenMean = a[4];
       heapHidden = new float[rows * hidden];
       heapVisible = new float[rows * visible];
     }
 
     @Override
     public void close() {
-      hiddenMean.close();
-      hiddenSample.close();
-      visibleMean.close();
-      visibleSample.close();
-      chainHiddenMean.close();
+      NativeArrays.close(hiddenMean, hiddenSample, visibleMean, visibleSample, chainHiddenMean);
     }
   }
 
@@ -94,23 +97,11 @@ public final class Rbm implements AutoCloseable {
     this.visible = visible;
     this.hidden = hidden;
     this.gaussianHidden = gaussianHidden;
-    NDArray a = null;
-    NDArray b = null;
-    try {
-      a = NDArray.zeros(visible, hidden);
-      b = NDArray.zeros(visible);
-      this.bh = NDArray.zeros(hidden);
-    } catch (RuntimeException | Error e) {
-      if (a != null) {
-        a.close();
-      }
-      if (b != null) {
-        b.close();
-      }
-      throw e;
-    }
-    this.w = a;
-    this.bv = b;
+    NDArray[] params =
+        NativeArrays.zeros(new int[] {visible, hidden}, new int[] {visible}, new int[] {hidden});
+    this.w = params[0];
+    this.bv = params[1];
+    this.bh = params[2];
   }
 
   public int visible() {
