@@ -133,8 +133,8 @@ final class StorageSection {
     md.append(
         String.format(
             Locale.ROOT,
-            "**(a) Loading IDX files from HDFS.** Fashion-MNIST's training set replicated %d"
-                + " times (%,d images; images and labels files %.1f MB), read three ways in turns,"
+            "**(a) Loading IDX files from HDFS.** Fashion-MNIST's training set x %d"
+                + " (%,d images; images and labels files %.1f MB), read three ways in turns,"
                 + " %d repetition(s), medians. SparkNet's loader is what `train` does before its"
                 + " first round: `IdxDataset.toRdd` (each of %d tasks seeks to its record range and"
                 + " makes one float example per image), packed into one `DataShard` per partition,"
@@ -178,12 +178,14 @@ final class StorageSection {
                 + " workers of 1 core on 127.0.0.1/.2, one executor JVM each (%s heap); LeNet,"
                 + " %d workers (partitions), tau %s, from plain IDX files on the HDFS above"
                 + " (Fashion-MNIST's training set once, and replicated; the large set took %.0f s"
-                + " to write). Heap peaks from the driver's `MemoryPoolMXBean`s (sum of the heap"
-                + " pools' peaks, an upper bound): while Spark starts and the executors register,"
-                + " then (peaks reset) while the data is opened (headers and labels checked on the"
-                + " driver) and trained on; the first round includes each executor reading and"
-                + " caching its partitions (what does not fit in an executor's storage memory is"
-                + " read again in later rounds).%n%n",
+                + " to write). The driver's heap over two spans: while Spark starts and the"
+                + " executors register, then (peaks reset) while the data is opened (headers and"
+                + " labels checked on the driver) and trained on. Peak used: the sum of the heap"
+                + " pools' peaks (`MemoryPoolMXBean`; an upper bound, garbage included); live: the"
+                + " largest heap right after a collection (the collectors' notifications). The"
+                + " first round includes each executor reading and caching its partitions; what"
+                + " does not fit in an executor's storage memory is read from HDFS again in later"
+                + " rounds.%n%n",
             DRIVER_HEAP,
             WORKERS,
             executorMemory(),
@@ -191,39 +193,54 @@ final class StorageSection {
             quick ? "5" : "10",
             writeSeconds));
     md.append(
-        "| data set on HDFS | images | IDX MB | driver -Xmx (MB) | heap peak, Spark start (MB) |"
-            + " heap peak, open + train (MB) | of it old gen (MB) | first round (s) | later"
-            + " rounds (s, median) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| data set on HDFS | images | IDX MB | driver -Xmx (MB) | heap peak used, Spark start /"
+            + " open + train (MB) | of it old gen (MB) | live heap peak after GC, Spark start /"
+            + " open + train (MB) | GCs in open + train | executors' cache after round 1 | first"
+            + " round (s) | later rounds (s, median) |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
     for (HeapRun r : runs) {
-      List<Double> later = new ArrayList<>();
-      double first = Double.NaN;
-      for (String l : r.out()) {
-        String[] f = l.trim().split("\\s+");
-        if (f.length == 4 && f[0].equals("round")) {
-          double s = Double.parseDouble(f[2]) / 1000;
-          if (f[1].equals("0")) {
-            first = s;
-          } else {
-            later.add(s);
-          }
-        }
-      }
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| Fashion-MNIST train x %d | %,d | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f"
-                  + " |%n",
-              r.data().count() / 60_000,
-              r.data().count(),
-              HdfsLoadRates.bytes(r.data()) / 1e6,
-              ChildJvm.value(r.out(), "heap_max"),
-              ChildJvm.value(r.out(), "heap_spark"),
-              ChildJvm.value(r.out(), "heap_train"),
-              ChildJvm.value(r.out(), "heap_old"),
-              first,
-              later.isEmpty() ? Double.NaN : Spread.of(later).median()));
+      heapRow(md, r);
     }
     md.append("\n");
+  }
+
+  private static void heapRow(StringBuilder md, HeapRun r) {
+    List<Double> later = new ArrayList<>();
+    double first = Double.NaN;
+    String cache = "?";
+    for (String l : r.out()) {
+      String[] f = l.trim().split("\\s+");
+      if (f.length == 4 && f[0].equals("round")) {
+        double s = Double.parseDouble(f[2]) / 1000;
+        if (f[1].equals("0")) {
+          first = s;
+        } else {
+          later.add(s);
+        }
+      } else if (f.length == 4 && f[0].equals("cached")) {
+        cache =
+            f[1] + " of " + f[2] + " partitions, " + Math.round(Double.parseDouble(f[3])) + " MB";
+      }
+    }
+    List<String> o = r.out();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| Fashion-MNIST train x %d | %,d | %.0f | %.0f | %.0f / %.0f | %.0f | %.0f / %.0f |"
+                + " %.0f | %s | %.1f | %.1f |%n",
+            r.data().count() / 60_000,
+            r.data().count(),
+            HdfsLoadRates.bytes(r.data()) / 1e6,
+            ChildJvm.value(o, "heap_max"),
+            ChildJvm.value(o, "heap_spark"),
+            ChildJvm.value(o, "heap_train"),
+            ChildJvm.value(o, "heap_old"),
+            ChildJvm.value(o, "live_spark"),
+            ChildJvm.value(o, "live_train"),
+            ChildJvm.value(o, "collections"),
+            cache,
+            first,
+            later.isEmpty() ? Double.NaN : Spread.of(later).median()));
   }
 
   private static void imageTable(StringBuilder md, List<ImageDecodeRates.Times> times)
