@@ -133,6 +133,7 @@ public final class LoopBenchmark {
     s.put("adaptive", () -> new TrainingOptionsSection(run).adaptive());
     s.put("blas", () -> new BlasSection(run).run());
     s.put("recipes", () -> new RecipeSection(run).run());
+    s.put("storage", () -> new StorageSection(run).run());
     return s;
   }
 

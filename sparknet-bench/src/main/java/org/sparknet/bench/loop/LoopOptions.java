@@ -52,7 +52,8 @@ public record LoopOptions(
           "compress",
           "adaptive",
           "blas",
-          "recipes");
+          "recipes",
+          "storage");
 
   static final String USAGE =
       String.join(
@@ -60,7 +61,7 @@ public record LoopOptions(
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,threads,tau,demo,roofline,layers,raw,split,",
           "                             model,tta,fast,hybrid,gpu,weights,cluster,compress,adaptive,",
-          "                             blas,recipes]",
+          "                             blas,recipes,storage]",
           "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -98,6 +99,9 @@ public record LoopOptions(
           "              and the newer OpenBLAS are copied by Maven into sparknet-bench/target/blas)",
           "  recipes     candidate Fashion-MNIST recipes (--recipes, default all) for --recipe-epochs",
           "              (default 3), tuned on 6,000 held-out training images; test once at the end",
+          "  storage     IDX from an in-process HDFS through SparkNet's loader vs a plain read; the",
+          "              driver's heap peak (-Xmx512m) training from 1 GB+ on HDFS on a standalone",
+          "              cluster; image-folder decoding, OpenCV vs javax.imageio (~5-10 min)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
