@@ -74,9 +74,10 @@ class StoragePathTest {
   }
 
   /**
-   * Spark's Hadoop client jars have no S3A: the message names the URI and the package to add. A
-   * broken build without the hint said only "Cannot use s3a://bucket/fashion/x: No FileSystem for
-   * scheme "s3a"".
+   * Spark's Hadoop client jars name S3AFileSystem in core-default.xml but lack the class: the
+   * message names the URI and the package to add. A broken build that let Hadoop's exception
+   * through threw a RuntimeException (ClassNotFoundException: S3AFileSystem), which the CLI reports
+   * as exit 1 without naming the URI.
    */
   @Test
   void s3aWithoutHadoopAwsSaysHowToAddIt() {

@@ -289,9 +289,9 @@ class HdfsIT {
 
   /**
    * {@code autoencoder} reads Fashion-MNIST from HDFS and writes its RBM weights and both figures
-   * there, each renamed into place when complete. A broken build that took --out as a java.nio
-   * Path exited 0 having written "file:/.../sparknet-apps/hdfs:/127.0.0.1:PORT/ae/filters.png", a
-   * local directory, and nothing to HDFS.
+   * there, each renamed into place when complete. A broken build that took --out as a java.nio Path
+   * exited 0 having written "file:/.../sparknet-apps/hdfs:/127.0.0.1:PORT/ae/filters.png", a local
+   * directory, and nothing to HDFS.
    */
   @Test
   @Order(5)
@@ -336,9 +336,8 @@ class HdfsIT {
 
   /**
    * {@code char-rnn} reads its text from a directory on HDFS (searched recursively) and writes its
-   * metrics file there. The text is this module's own Java sources. A broken build that took
-   * --text as a java.nio Path exited 2: "Text corpus file:/.../sparknet-apps/hdfs:/127.0.0.1:PORT/
-   * text does not exist".
+   * metrics file there. The text is this module's own Java sources. A broken build that took --text
+   * as a java.nio Path exited 2: "Text corpus file:/.../hdfs:/127.0.0.1:PORT/text does not exist".
    */
   @Test
   @Order(6)
