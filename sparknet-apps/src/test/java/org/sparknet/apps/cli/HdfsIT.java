@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +13,9 @@ import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,12 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.apps.autoencoder.Figures;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
+import org.sparknet.apps.testing.MiniHdfs;
 import org.sparknet.apps.testing.Pngs;
 
 /**
- * Every command on a real HDFS: Hadoop's in-process {@link MiniDFSCluster} on 127.0.0.1 with
- * permissions on, Spark in local mode. Data, solver and net are copied to HDFS and nothing is read
- * from or written to local disk by the commands: LeNet trains from IDX files on HDFS and
+ * Every command on a real HDFS: Hadoop's in-process MiniDFSCluster ({@link MiniHdfs}) on 127.0.0.1
+ * with permissions on, Spark in local mode. Data, solver and net are copied to HDFS and nothing is
+ * read from or written to local disk by the commands: LeNet trains from IDX files on HDFS and
  * checkpoints there, a second run resumes from that checkpoint and ends bit for bit where an
  * uninterrupted run ends; {@code test} and {@code predict} read the {@code .caffemodel} that {@code
  * train} wrote to HDFS; an image folder on HDFS trains; a missing file, a directory without
@@ -46,52 +44,39 @@ import org.sparknet.apps.testing.Pngs;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HdfsIT {
-  private MiniDFSCluster cluster;
+  private MiniHdfs hdfs;
   private FileSystem fs;
-  private String hdfs;
 
   @BeforeAll
   void startHdfs(@TempDir Path tmp) throws Exception {
-    Configuration conf = new Configuration();
-    conf.setBoolean("dfs.permissions.enabled", true);
-    conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
-    cluster =
-        new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile())
-            .numDataNodes(1)
-            .format(true)
-            .build();
-    cluster.waitActive();
-    fs = cluster.getFileSystem();
-    hdfs = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
-
+    hdfs = MiniHdfs.start(tmp.resolve("dfs"));
+    fs = hdfs.fs();
     Path data = tmp.resolve("data");
     CliFixtures.fashionMnistSubset(data, 2000, 300);
     Path solver = CliFixtures.caffeLeNet(tmp.resolve("caffe"));
-    upload(data, "/data");
-    upload(solver.getParent(), "/caffe");
+    hdfs.upload(data, "/data");
+    hdfs.upload(solver.getParent(), "/caffe");
     Path images = CliFixtures.imageFolder(tmp.resolve("imgs"), new int[] {0, 1}, 6, 28);
-    upload(images, "/imgs");
-    // The world may traverse the root: only /secret below is closed.
-    fs.setPermission(new org.apache.hadoop.fs.Path("/"), new FsPermission((short) 0777));
+    hdfs.upload(images, "/imgs");
   }
 
   @AfterAll
   void stopHdfs() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
   }
 
-  private void upload(Path local, String dir) throws Exception {
-    fs.copyFromLocalFile(
-        false,
-        true,
-        new org.apache.hadoop.fs.Path(local.toUri()),
-        new org.apache.hadoop.fs.Path(dir));
+  private String uri(String path) {
+    return hdfs.uri(path);
   }
 
-  private String uri(String path) {
-    return hdfs + path;
+  private byte[] bytes(String path) throws Exception {
+    return hdfs.bytes(path);
+  }
+
+  private boolean exists(String path) throws Exception {
+    return hdfs.exists(path);
   }
 
   private List<String> train(String out, int rounds, String... extra) {
@@ -116,16 +101,6 @@ class HdfsIT {
                 uri(out)));
     a.addAll(Arrays.asList(extra));
     return a;
-  }
-
-  private byte[] bytes(String path) throws Exception {
-    try (InputStream in = fs.open(new org.apache.hadoop.fs.Path(path))) {
-      return in.readAllBytes();
-    }
-  }
-
-  private boolean exists(String path) throws Exception {
-    return fs.exists(new org.apache.hadoop.fs.Path(path));
   }
 
   /**
@@ -342,7 +317,7 @@ class HdfsIT {
   @Test
   @Order(6)
   void charRnnReadsItsTextFromHdfsAndWritesMetricsThere() throws Exception {
-    upload(Path.of("src/main/java/org/sparknet/apps"), "/text");
+    hdfs.upload(Path.of("src/main/java/org/sparknet/apps"), "/text");
     Result r =
         CliFixtures.run(
             "char-rnn",
