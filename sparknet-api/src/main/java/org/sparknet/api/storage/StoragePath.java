@@ -10,11 +10,16 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
 import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.util.VersionInfo;
 
 /**
  * A file or directory on any Hadoop file system: {@code hdfs://}, {@code s3a://}, {@code file:} or
@@ -61,10 +66,41 @@ public final class StoragePath implements Serializable {
     try {
       p = new Path(uri);
       p = p.getFileSystem(settings.conf()).makeQualified(p);
-    } catch (IOException | IllegalArgumentException e) {
+    } catch (UnsupportedFileSystemException e) {
+      throw new IllegalArgumentException(noFileSystem(uri, e.getMessage()), e);
+    } catch (RuntimeException e) {
+      // A scheme that core-default.xml maps to a class missing here (s3a: without hadoop-aws)
+      if (e.getCause() instanceof ClassNotFoundException missing) {
+        throw new IllegalArgumentException(noFileSystem(uri, missing.getMessage()), e);
+      }
+      if (e instanceof IllegalArgumentException) {
+        throw new IllegalArgumentException("Cannot use " + uri + ": " + e.getMessage(), e);
+      }
+      throw e;
+    } catch (IOException e) {
       throw new IllegalArgumentException("Cannot use " + uri + ": " + e.getMessage(), e);
     }
     return new StoragePath(p.toString(), settings);
+  }
+
+  /**
+   * Why {@code uri} has no file system, and what to add. Spark's shaded Hadoop client jars hold
+   * HDFS and the local file system, and name S3AFileSystem without holding it: S3A lives in {@code
+   * hadoop-aws}, which must match the Hadoop version on the class path.
+   */
+  private static String noFileSystem(String uri, String reason) {
+    String scheme = new Path(uri).toUri().getScheme();
+    String why = "Cannot use " + uri + ": " + firstLine(String.valueOf(reason));
+    if (scheme != null && scheme.toLowerCase(Locale.ROOT).startsWith("s3")) {
+      String aws = "org.apache.hadoop:hadoop-aws:" + VersionInfo.getVersion();
+      return why
+          + ". S3 is read through Hadoop's s3a: file system, which is in "
+          + aws
+          + ", not in Spark's Hadoop client jars: add it with spark-submit --packages "
+          + aws
+          + " (or put that jar and its AWS SDK bundle on the class path) and use an s3a:// URI";
+    }
+    return why + ". Add the jar that provides the '" + scheme + "' file system to the class path";
   }
 
   /** The Hadoop path (qualified). */
@@ -161,6 +197,21 @@ public final class StoragePath implements Serializable {
     try {
       for (FileStatus st : fileSystem().listStatus(hadoopPath())) {
         out.add(new StoragePath(st.getPath().toString(), settings));
+      }
+    } catch (IOException e) {
+      throw problem("list", e);
+    }
+    out.sort((a, b) -> a.uri.compareTo(b.uri));
+    return out;
+  }
+
+  /** The files (not directories) at any depth under this directory, sorted by URI. */
+  public List<StoragePath> listFilesRecursively() {
+    List<StoragePath> out = new ArrayList<>();
+    try {
+      RemoteIterator<LocatedFileStatus> it = fileSystem().listFiles(hadoopPath(), true);
+      while (it.hasNext()) {
+        out.add(new StoragePath(it.next().getPath().toString(), settings));
       }
     } catch (IOException e) {
       throw problem("list", e);

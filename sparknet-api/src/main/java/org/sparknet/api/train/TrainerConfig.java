@@ -442,7 +442,10 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
-    /** A local file that receives one JSON line per round (appended). */
+    /**
+     * A file (a path or Hadoop URI) that receives one JSON line per round: a new run starts it
+     * anew, a run resumed from round r keeps the lines of rounds 1..r.
+     */
     public Builder optMetricsFile(String path) {
       this.metricsFile = name(path, "metrics file");
       return this;

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +71,38 @@ class StoragePathTest {
     assertEquals(missing + " does not exist", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> StoragePath.of("nosuchfs://x/y"));
     assertTrue(e.getMessage().startsWith("Cannot use nosuchfs://x/y: "), e.getMessage());
+  }
+
+  /**
+   * Spark's Hadoop client jars name S3AFileSystem in core-default.xml but lack the class: the
+   * message names the URI and the package to add. A broken build that let Hadoop's exception
+   * through threw a RuntimeException (ClassNotFoundException: S3AFileSystem), which the CLI reports
+   * as exit 1 without naming the URI.
+   */
+  @Test
+  void s3aWithoutHadoopAwsSaysHowToAddIt() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> StoragePath.of("s3a://bucket/fashion/x"));
+    assertTrue(e.getMessage().startsWith("Cannot use s3a://bucket/fashion/x: "), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "spark-submit --packages org.apache.hadoop:hadoop-aws:" + VersionInfo.getVersion()),
+        e.getMessage());
+  }
+
+  /** A broken build that listed one level only gave [e.txt]. */
+  @Test
+  void listsTheFilesAtEveryDepthSortedByUri() throws Exception {
+    Files.createDirectories(tmp.resolve("a/b/empty"));
+    Files.writeString(tmp.resolve("a/b/c.txt"), "c");
+    Files.writeString(tmp.resolve("a/d.txt"), "d");
+    Files.writeString(tmp.resolve("e.txt"), "e");
+    StoragePath root = StoragePath.of(tmp);
+    assertEquals(
+        List.of(root.resolve("a/b/c.txt"), root.resolve("a/d.txt"), root.resolve("e.txt")),
+        root.listFilesRecursively());
   }
 
   @Test

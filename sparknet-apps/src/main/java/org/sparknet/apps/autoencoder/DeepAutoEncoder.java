@@ -1,10 +1,6 @@
 package org.sparknet.apps.autoencoder;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -25,6 +21,7 @@ import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
@@ -172,13 +169,14 @@ public final class DeepAutoEncoder {
       double rbmSeconds,
       double finetuneSeconds,
       float[][] codes,
-      List<Path> weightFiles) {}
+      List<StoragePath> weightFiles) {}
 
   private DeepAutoEncoder() {}
 
   /**
    * Runs the pipeline on {@code train} (pixels in [0, 1], labels unused) and evaluates on {@code
-   * heldOut}; writes the weights files and the two PNGs into {@code outDir}. The held-out images
+   * heldOut}; writes the weights files and the two PNGs into {@code outDir}, on any Hadoop file
+   * system, each under a temporary name that is renamed when it is complete. The held-out images
    * reach the executors through {@code parallelize}; see the other overload to read them there.
    */
   public static Result run(
@@ -187,17 +185,17 @@ public final class DeepAutoEncoder {
       List<Example> heldOut,
       List<String> classNames,
       Settings s,
-      Path outDir,
+      StoragePath outDir,
       PrintStream log) {
     return run(
         sc, train, sc.parallelize(heldOut, s.workers()), heldOut, classNames, s, outDir, log);
   }
 
   /**
-   * Like {@link #run(JavaSparkContext, JavaRDD, List, List, Settings, Path, PrintStream)}, with
-   * {@code heldOutRdd} the same held-out images read on the executors (the RBMs' validation and the
-   * next stage's test input), so that they are not shipped inside the tasks; {@code heldOut} serves
-   * the driver's evaluation and plots.
+   * Like {@link #run(JavaSparkContext, JavaRDD, List, List, Settings, StoragePath, PrintStream)},
+   * with {@code heldOutRdd} the same held-out images read on the executors (the RBMs' validation
+   * and the next stage's test input), so that they are not shipped inside the tasks; {@code
+   * heldOut} serves the driver's evaluation and plots.
    */
   public static Result run(
       JavaSparkContext sc,
@@ -206,13 +204,9 @@ public final class DeepAutoEncoder {
       List<Example> heldOut,
       List<String> classNames,
       Settings s,
-      Path outDir,
+      StoragePath outDir,
       PrintStream log) {
-    try {
-      Files.createDirectories(outDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create " + outDir, e);
-    }
+    outDir.mkdirs();
     int[] sizes = s.sizes();
     JavaRDD<Example> input = train.persist(StorageLevel.MEMORY_ONLY());
     long count = input.count();
@@ -223,8 +217,11 @@ public final class DeepAutoEncoder {
     // Unroll from the weights files.
     List<WeightCollection> stack = rbms.readBack();
     WeightCollection unrolled = AutoEncoderNet.unroll(stack);
-    Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0])))
-        .writePng(outDir.resolve("filters.png"));
+    outDir
+        .resolve("filters.png")
+        .write(
+            Figures.filters(stack.get(0), 100, 10, (int) Math.round(Math.sqrt(sizes[0]))).toPng(),
+            true);
     NetDefinition ae =
         AutoEncoderNet.definition(sizes, s.batch(), s.finetuneLr(), s.seed())
             .withDevice(s.finetuneDevice());
@@ -239,7 +236,7 @@ public final class DeepAutoEncoder {
     Pca pca = Pca.fit(train, sizes[sizes.length - 1]);
     double pcaError = pca.reconstructionError(heldOut);
     int[] labels = heldOut.stream().mapToInt(e -> (int) e.label()).toArray();
-    Figures.codes(codes, labels, classNames).writePng(outDir.resolve("codes.png"));
+    outDir.resolve("codes.png").write(Figures.codes(codes, labels, classNames).toPng(), true);
     train.unpersist(false);
     return new Result(
         rbms.errors(),
@@ -253,13 +250,14 @@ public final class DeepAutoEncoder {
   }
 
   /** The pre-trained RBMs: their held-out errors, weights files and definitions, input first. */
-  private record RbmStack(List<Float> errors, List<Path> files, List<NetDefinition> defs) {
+  private record RbmStack(List<Float> errors, List<StoragePath> files, List<NetDefinition> defs) {
     List<WeightCollection> readBack() {
       NetProvider rbmEngine = NetProvider.forEngine("rbm");
       List<WeightCollection> stack = new ArrayList<>();
       for (int i = 0; i < files.size(); i++) {
         stack.add(
-            rbmEngine.decodeWeights(defs.get(i), read(files.get(i)), files.get(i).toString()));
+            rbmEngine.decodeWeights(
+                defs.get(i), files.get(i).readAllBytes(), files.get(i).toString()));
       }
       return stack;
     }
@@ -275,7 +273,7 @@ public final class DeepAutoEncoder {
       JavaRDD<Example> heldOutRdd,
       long count,
       Settings s,
-      Path outDir,
+      StoragePath outDir,
       PrintStream log) {
     int[] sizes = s.sizes();
     int layers = sizes.length - 1;
@@ -311,13 +309,14 @@ public final class DeepAutoEncoder {
             m.get(m.size() - 1).meanLoss(),
             error);
       }
-      Path file = outDir.resolve("rbm-" + (i + 1) + ".weights");
-      write(file, rbmEngine.encodeWeights(def, weights));
+      StoragePath file = outDir.resolve("rbm-" + (i + 1) + ".weights");
+      file.write(rbmEngine.encodeWeights(def, weights), true);
       stack.files().add(file);
       stack.defs().add(def);
       if (!last) {
         // The next RBM reads this one's weights back from its file, as SINGA's next stage does.
-        WeightCollection handedOn = rbmEngine.decodeWeights(def, read(file), file.toString());
+        WeightCollection handedOn =
+            rbmEngine.decodeWeights(def, file.readAllBytes(), file.toString());
         Broadcast<WeightCollection> bw = sc.broadcast(handedOn);
         broadcasts.add(bw);
         JavaRDD<Example> next = hidden(input, def, bw).persist(StorageLevel.MEMORY_ONLY());
@@ -469,22 +468,6 @@ public final class DeepAutoEncoder {
         }
       }
       return sse / ((double) heldOut.size() * d);
-    }
-  }
-
-  private static void write(Path file, byte[] bytes) {
-    try {
-      Files.write(file, bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + file, e);
-    }
-  }
-
-  private static byte[] read(Path file) {
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + file, e);
     }
   }
 }

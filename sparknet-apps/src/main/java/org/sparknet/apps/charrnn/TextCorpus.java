@@ -1,33 +1,33 @@
 package org.sparknet.apps.charrnn;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 
 /**
- * A text corpus for character models: the files under a directory with a given extension, in path
- * order, read as one byte stream (at most {@code maxBytes}). Only the list of files travels to the
- * executors; every partition reads its own byte range there and cuts it into windows of {@code
- * steps + 1} tokens that overlap by one (each character is predicted once per epoch).
+ * A text corpus for character models: the files under a directory (on any Hadoop file system) with
+ * a given extension, in URI order, read as one byte stream (at most {@code maxBytes}). Only the
+ * list of files travels to the executors; every partition reads its own byte range there and cuts
+ * it into windows of {@code steps + 1} tokens that overlap by one (each character is predicted once
+ * per epoch).
  */
 public final class TextCorpus implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** One file and the bytes of it that belong to the corpus. */
-  public record Part(String path, long bytes) implements Serializable {
+  /**
+   * One file and the bytes of it that belong to the corpus. The parts of one scan share one {@link
+   * org.sparknet.api.storage.StorageSettings}, which Java serialization writes once.
+   */
+  public record Part(StoragePath path, long bytes) implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
@@ -43,47 +43,32 @@ public final class TextCorpus implements Serializable {
 
   /**
    * The files under {@code root} (or {@code root} itself if it is a file) whose names end with
-   * {@code extension}, sorted by path, cut at {@code maxBytes} in total.
+   * {@code extension}, sorted by URI, cut at {@code maxBytes} in total. {@code root} may be on any
+   * Hadoop file system; only the listing and the file sizes are read here, on the driver.
    */
-  public static TextCorpus scan(Path root, String extension, long maxBytes) {
+  public static TextCorpus scan(StoragePath root, String extension, long maxBytes) {
     if (maxBytes < 2) {
       throw new IllegalArgumentException("maxBytes must be >= 2 but was " + maxBytes);
     }
-    if (!Files.exists(root)) {
+    if (!root.exists()) {
       throw new IllegalArgumentException("Text corpus " + root + " does not exist");
     }
-    List<Path> files;
-    if (Files.isRegularFile(root)) {
-      files = List.of(root);
-    } else {
-      try (Stream<Path> s = Files.walk(root)) {
-        files =
-            s.filter(Files::isRegularFile)
-                .filter(p -> p.getFileName().toString().endsWith(extension))
-                .sorted()
+    List<StoragePath> files =
+        root.isFile()
+            ? List.of(root)
+            : root.listFilesRecursively().stream()
+                .filter(p -> p.name().endsWith(extension))
                 .collect(Collectors.toList());
-      } catch (IOException e) {
-        throw new IllegalArgumentException("Cannot list the text corpus " + root + ": " + e, e);
-      }
-    }
     List<Part> parts = new ArrayList<>();
     long left = maxBytes;
-    for (Path f : files) {
+    for (StoragePath f : files) {
       if (left == 0) {
         break;
       }
-      if (!Files.isReadable(f)) {
-        throw new IllegalArgumentException("Text file " + f + " is unreadable");
-      }
-      long n;
-      try {
-        n = Files.size(f);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("Cannot read the size of " + f + ": " + e, e);
-      }
+      long n = f.length();
       if (n > 0) {
         long take = Math.min(n, left);
-        parts.add(new Part(f.toAbsolutePath().toString(), take));
+        parts.add(new Part(f, take));
         left -= take;
       }
     }
@@ -121,19 +106,13 @@ public final class TextCorpus implements Serializable {
       long a = Math.max(from, start);
       long b = Math.min(to, end);
       if (a < b) {
-        try (FileChannel ch = FileChannel.open(Path.of(p.path()), StandardOpenOption.READ)) {
-          ByteBuffer buf = ByteBuffer.wrap(out, written, (int) (b - a));
-          long pos = a - start;
-          while (buf.hasRemaining()) {
-            int r = ch.read(buf, pos);
-            if (r < 0) {
-              throw new IllegalArgumentException(
-                  "Text file " + p.path() + " is shorter than when the corpus was scanned");
-            }
-            pos += r;
-          }
+        try (FSDataInputStream in = p.path().open()) {
+          in.readFully(a - start, out, written, (int) (b - a));
+        } catch (EOFException e) {
+          throw new IllegalArgumentException(
+              "Text file " + p.path() + " is shorter than when the corpus was scanned", e);
         } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read " + p.path(), e);
+          throw p.path().problem("read", e);
         }
         written += (int) (b - a);
       }

@@ -1,7 +1,6 @@
 package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -10,6 +9,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.autoencoder.AutoEncoderNet;
 import org.sparknet.apps.autoencoder.DeepAutoEncoder;
 import org.sparknet.apps.data.FashionMnist;
@@ -112,8 +112,9 @@ public final class AutoEncoderCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       defaultValue = "autoencoder-out",
-      description = "Output directory; default ${DEFAULT-VALUE}.")
-  Path out;
+      paramLabel = "DIR",
+      description = "Output directory, a path or Hadoop URI; default ${DEFAULT-VALUE}.")
+  String out;
 
   /** The device of the fine-tuned Caffe net (the RBMs run in Java on the CPU). */
   private String fineTuningDevice(int[] sizes) {
@@ -141,6 +142,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             finetuneLr,
             seed,
             fineTuningDevice(sizes));
+    StoragePath outDir = TrainCommand.outputOption(out, "--out");
     FashionMnist fashion =
         FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
     IdxDataset trainSet = fashion.train();
@@ -155,6 +157,11 @@ public final class AutoEncoderCommand implements Callable<Integer> {
               + train
               + " and "
               + test);
+    }
+    try {
+      outDir.mkdirs(); // before Spark starts: an unwritable --out is bad input, found at once
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--out: " + e.getMessage(), e);
     }
     PrintStream o = System.out;
     o.printf(
@@ -176,7 +183,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
               heldOut,
               Arrays.asList(FashionMnist.CLASSES),
               settings,
-              out,
+              outDir,
               o);
       o.printf(
           "Held-out squared error per pixel: auto-encoder %.4f (unrolled RBMs before"
@@ -187,8 +194,8 @@ public final class AutoEncoderCommand implements Callable<Integer> {
           r.rbmSeconds(),
           r.finetuneSeconds(),
           (System.nanoTime() - t0) / 1e9,
-          out.resolve("filters.png"),
-          out.resolve("codes.png"));
+          outDir.resolve("filters.png"),
+          outDir.resolve("codes.png"));
     } finally {
       spark.stop();
     }

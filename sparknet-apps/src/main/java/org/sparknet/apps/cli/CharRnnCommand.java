@@ -10,6 +10,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
@@ -35,9 +36,9 @@ public final class CharRnnCommand implements Callable<Integer> {
       names = "--text",
       paramLabel = "DIR|FILE",
       description =
-          "Text files (a directory is searched recursively for --ext files; default:"
-              + " $SPARKNET_TEXT_DIR, else .data/linux/kernel in the SparkNet checkout).")
-  Path text;
+          "Text files, a path or Hadoop URI (a directory is searched recursively for --ext files;"
+              + " default: $SPARKNET_TEXT_DIR, else .data/linux/kernel in the SparkNet checkout).")
+  String text;
 
   @Option(
       names = "--ext",
@@ -108,8 +109,11 @@ public final class CharRnnCommand implements Callable<Integer> {
       description = "Text to start sampling from.")
   String prime;
 
-  @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
-  Path metrics;
+  @Option(
+      names = "--metrics",
+      paramLabel = "FILE",
+      description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
+  String metrics;
 
   @Mixin LocalRunOptions run = new LocalRunOptions();
 
@@ -127,7 +131,9 @@ public final class CharRnnCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--lr and --temperature must be > 0, --sample >= 0");
     }
     PrintStream out = System.out;
-    Path dir = text != null ? text : defaultText();
+    StoragePath dir = text != null ? TrainCommand.outputOption(text, "--text") : defaultText();
+    StoragePath metricsFile =
+        metrics == null ? null : TrainCommand.outputOption(metrics, "--metrics");
     TextCorpus corpus = TextCorpus.scan(dir, ext, maxBytes);
     long split = corpus.size() * 9 / 10;
     out.printf(
@@ -145,8 +151,8 @@ public final class CharRnnCommand implements Callable<Integer> {
       JavaRDD<Example> train = corpus.windows(sc, workers, unroll, 0, split);
       JavaRDD<Example> test = corpus.windows(sc, workers, unroll, split, corpus.size());
       TrainerConfig.Builder config = run.config(def, workers, tau, seed, rounds);
-      if (metrics != null) {
-        config.optMetricsFile(metrics.toString());
+      if (metricsFile != null) {
+        config.optMetricsFile(metricsFile.toString());
       }
       try (SparkNetTrainer trainer =
           LocalRunOptions.trainer(sc, config.build(), train, test, out)) {
@@ -182,10 +188,10 @@ public final class CharRnnCommand implements Callable<Integer> {
     return SparkNetCli.EXIT_OK;
   }
 
-  private static Path defaultText() {
+  private static StoragePath defaultText() {
     String env = System.getenv("SPARKNET_TEXT_DIR");
     if (env != null && !env.isBlank()) {
-      return Path.of(env);
+      return TrainCommand.outputOption(env, "$SPARKNET_TEXT_DIR");
     }
     String home = System.getenv("SPARKNET_HOME");
     Path p = Path.of(home != null ? home : ".", ".data", "linux", "kernel");
@@ -196,6 +202,6 @@ public final class CharRnnCommand implements Callable<Integer> {
               + " does not exist: run bin/setup --tests (it installs a linux-source-* package and"
               + " unpacks kernel/*.c there) or pass --text DIR");
     }
-    return p;
+    return StoragePath.of(p);
   }
 }

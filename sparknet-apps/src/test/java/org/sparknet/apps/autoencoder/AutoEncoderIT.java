@@ -3,7 +3,6 @@ package org.sparknet.apps.autoencoder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.apps.testing.Pngs;
@@ -49,7 +49,7 @@ class AutoEncoderIT {
             heldOut,
             Arrays.asList(FashionMnist.CLASSES),
             s,
-            out,
+            StoragePath.of(out),
             System.out);
     System.out.printf(
         "AutoEncoderIT (%d train / %d held-out Fashion-MNIST images): squared error per pixel:"
@@ -74,8 +74,8 @@ class AutoEncoderIT {
             + " -> "
             + r.autoEncoderError());
     assertEquals(4, r.weightFiles().size());
-    for (Path f : r.weightFiles()) {
-      assertTrue(Files.size(f) > 0, f + " is empty");
+    for (StoragePath f : r.weightFiles()) {
+      assertTrue(f.length() > 0, f + " is empty");
     }
     int[] grid = Figures.filterGridSize(100, 10, 28);
     Pngs.assertPng(out.resolve("filters.png"), grid[0], grid[1]);

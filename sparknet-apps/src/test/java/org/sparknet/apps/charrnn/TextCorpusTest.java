@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.storage.StoragePath;
 
 class TextCorpusTest {
   @TempDir Path dir;
@@ -23,12 +24,12 @@ class TextCorpusTest {
     Files.writeString(dir.resolve("b/c.c"), "int c;\n");
     Files.writeString(dir.resolve("b/skip.h"), "#define X\n");
     Files.writeString(dir.resolve("empty.c"), "");
-    TextCorpus all = TextCorpus.scan(dir, ".c", 1_000);
+    TextCorpus all = TextCorpus.scan(StoragePath.of(dir), ".c", 1_000);
     assertEquals(14, all.size());
     assertEquals(2, all.files());
     assertEquals("int a;\nint c;\n", new String(all.read(0, 14), StandardCharsets.US_ASCII));
     assertEquals("a;\nin", new String(all.read(4, 9), StandardCharsets.US_ASCII));
-    TextCorpus cut = TextCorpus.scan(dir, ".c", 10);
+    TextCorpus cut = TextCorpus.scan(StoragePath.of(dir), ".c", 10);
     assertEquals(10, cut.size());
     assertEquals("int a;\nint", new String(cut.read(0, 10), StandardCharsets.US_ASCII));
   }
@@ -49,12 +50,14 @@ class TextCorpusTest {
   void badCorporaNameThePath() throws Exception {
     IllegalArgumentException missing =
         assertThrows(
-            IllegalArgumentException.class, () -> TextCorpus.scan(dir.resolve("nope"), ".c", 100));
+            IllegalArgumentException.class,
+            () -> TextCorpus.scan(StoragePath.of(dir.resolve("nope")), ".c", 100));
     assertTrue(
         missing.getMessage().contains("nope") && missing.getMessage().contains("does not exist"));
     Files.writeString(dir.resolve("x.txt"), "text");
     IllegalArgumentException none =
-        assertThrows(IllegalArgumentException.class, () -> TextCorpus.scan(dir, ".c", 100));
+        assertThrows(
+            IllegalArgumentException.class, () -> TextCorpus.scan(StoragePath.of(dir), ".c", 100));
     assertTrue(none.getMessage().contains("no non-empty file ending with '.c'"), none.getMessage());
   }
 }

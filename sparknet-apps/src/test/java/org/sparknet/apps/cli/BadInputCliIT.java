@@ -211,6 +211,14 @@ class BadInputCliIT {
             "missing training data",
             f -> f.trainWith("--train", f.dir().resolve("no-images-idx3-ubyte").toString()),
             "no-images-idx3-ubyte"),
+        // Spark's Hadoop client jars name S3AFileSystem but lack it. A broken build that let
+        // Hadoop's RuntimeException through exited 1: "training failed: java.lang.RuntimeException:
+        // java.lang.ClassNotFoundException: Class org.apache.hadoop.fs.s3a.S3AFileSystem not found"
+        row(
+            "s3a URI without hadoop-aws",
+            f -> f.trainWith("--train", "s3a://sparknet-bucket/fashion/train-images-idx3-ubyte"),
+            "s3a://sparknet-bucket/fashion/train-images-idx3-ubyte",
+            "spark-submit --packages org.apache.hadoop:hadoop-aws:3.4."),
         row(
             "data path is a directory",
             f -> f.trainWith("--train", f.dir().toString()),

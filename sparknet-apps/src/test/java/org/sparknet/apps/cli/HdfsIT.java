@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
+import java.awt.image.BufferedImage;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +13,9 @@ import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,67 +25,58 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.autoencoder.Figures;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
+import org.sparknet.apps.testing.MiniHdfs;
+import org.sparknet.apps.testing.Pngs;
 
 /**
- * Every command on a real HDFS: Hadoop's in-process {@link MiniDFSCluster} on 127.0.0.1 with
- * permissions on, Spark in local mode. Data, solver and net are copied to HDFS and nothing is read
- * from or written to local disk by the commands: LeNet trains from IDX files on HDFS and
+ * Every command on a real HDFS: Hadoop's in-process MiniDFSCluster ({@link MiniHdfs}) on 127.0.0.1
+ * with permissions on, Spark in local mode. Data, solver and net are copied to HDFS and nothing is
+ * read from or written to local disk by the commands: LeNet trains from IDX files on HDFS and
  * checkpoints there, a second run resumes from that checkpoint and ends bit for bit where an
  * uninterrupted run ends; {@code test} and {@code predict} read the {@code .caffemodel} that {@code
  * train} wrote to HDFS; an image folder on HDFS trains; a missing file, a directory without
- * permission and a truncated IDX file each exit 2 naming the URI and leave no output behind.
+ * permission and a truncated IDX file each exit 2 naming the URI and leave no output behind; {@code
+ * autoencoder} and {@code char-rnn} read their inputs from HDFS and write their outputs there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HdfsIT {
-  private MiniDFSCluster cluster;
+  private MiniHdfs hdfs;
   private FileSystem fs;
-  private String hdfs;
 
   @BeforeAll
   void startHdfs(@TempDir Path tmp) throws Exception {
-    Configuration conf = new Configuration();
-    conf.setBoolean("dfs.permissions.enabled", true);
-    conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
-    cluster =
-        new MiniDFSCluster.Builder(conf, tmp.resolve("dfs").toFile())
-            .numDataNodes(1)
-            .format(true)
-            .build();
-    cluster.waitActive();
-    fs = cluster.getFileSystem();
-    hdfs = "hdfs://127.0.0.1:" + cluster.getNameNodePort();
-
+    hdfs = MiniHdfs.start(tmp.resolve("dfs"));
+    fs = hdfs.fs();
     Path data = tmp.resolve("data");
     CliFixtures.fashionMnistSubset(data, 2000, 300);
     Path solver = CliFixtures.caffeLeNet(tmp.resolve("caffe"));
-    upload(data, "/data");
-    upload(solver.getParent(), "/caffe");
+    hdfs.upload(data, "/data");
+    hdfs.upload(solver.getParent(), "/caffe");
     Path images = CliFixtures.imageFolder(tmp.resolve("imgs"), new int[] {0, 1}, 6, 28);
-    upload(images, "/imgs");
-    // The world may traverse the root: only /secret below is closed.
-    fs.setPermission(new org.apache.hadoop.fs.Path("/"), new FsPermission((short) 0777));
+    hdfs.upload(images, "/imgs");
   }
 
   @AfterAll
   void stopHdfs() {
-    if (cluster != null) {
-      cluster.shutdown(true);
+    if (hdfs != null) {
+      hdfs.close();
     }
   }
 
-  private void upload(Path local, String dir) throws Exception {
-    fs.copyFromLocalFile(
-        false,
-        true,
-        new org.apache.hadoop.fs.Path(local.toUri()),
-        new org.apache.hadoop.fs.Path(dir));
+  private String uri(String path) {
+    return hdfs.uri(path);
   }
 
-  private String uri(String path) {
-    return hdfs + path;
+  private byte[] bytes(String path) throws Exception {
+    return hdfs.bytes(path);
+  }
+
+  private boolean exists(String path) throws Exception {
+    return hdfs.exists(path);
   }
 
   private List<String> train(String out, int rounds, String... extra) {
@@ -112,16 +101,6 @@ class HdfsIT {
                 uri(out)));
     a.addAll(Arrays.asList(extra));
     return a;
-  }
-
-  private byte[] bytes(String path) throws Exception {
-    try (InputStream in = fs.open(new org.apache.hadoop.fs.Path(path))) {
-      return in.readAllBytes();
-    }
-  }
-
-  private boolean exists(String path) throws Exception {
-    return fs.exists(new org.apache.hadoop.fs.Path(path));
   }
 
   /**
@@ -281,6 +260,104 @@ class HdfsIT {
         manifest,
         exists("/ckpt/LATEST") ? bytes("/ckpt/LATEST") : new byte[0],
         "the checkpoint is untouched");
+  }
+
+  /**
+   * {@code autoencoder} reads Fashion-MNIST from HDFS and writes its RBM weights and both figures
+   * there, each renamed into place when complete. A broken build that took --out as a java.nio Path
+   * exited 0 having written "file:/.../sparknet-apps/hdfs:/127.0.0.1:PORT/ae/filters.png", a local
+   * directory, and nothing to HDFS.
+   */
+  @Test
+  @Order(5)
+  void autoencoderWritesItsWeightsAndFiguresToHdfs() throws Exception {
+    Result r =
+        CliFixtures.run(
+            "autoencoder",
+            "--data",
+            uri("/data"),
+            "--train",
+            "200",
+            "--test",
+            "100",
+            "--layers",
+            "16,2",
+            "--workers",
+            "2",
+            "--batch",
+            "50",
+            "--tau",
+            "2",
+            "--rbm-epochs",
+            "1",
+            "--finetune-epochs",
+            "1",
+            "--out",
+            uri("/ae"));
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("wrote " + uri("/ae/filters.png")), r.toString());
+    int[] grid = Figures.filterGridSize(16, 10, 28); // the first RBM's 16 hidden units
+    BufferedImage filters = Pngs.decode(bytes("/ae/filters.png"));
+    assertEquals(grid[0], filters.getWidth());
+    assertEquals(grid[1], filters.getHeight());
+    BufferedImage codes = Pngs.decode(bytes("/ae/codes.png"));
+    assertEquals(Figures.SCATTER_SIZE, codes.getWidth());
+    assertEquals(Figures.SCATTER_SIZE, codes.getHeight());
+    // An RBM of 784 x 16 weights (and biases) as 4-byte floats is more than 50 KB.
+    assertTrue(bytes("/ae/rbm-1.weights").length > 784 * 16 * 4, "rbm-1.weights");
+    assertTrue(bytes("/ae/rbm-2.weights").length > 16 * 2 * 4, "rbm-2.weights");
+    assertNoTemporaryFiles("/ae");
+  }
+
+  /**
+   * {@code char-rnn} reads its text from a directory on HDFS (searched recursively) and writes its
+   * metrics file there. The text is this module's own Java sources. A broken build that took --text
+   * as a java.nio Path exited 2: "Text corpus file:/.../hdfs:/127.0.0.1:PORT/text does not exist".
+   */
+  @Test
+  @Order(6)
+  void charRnnReadsItsTextFromHdfsAndWritesMetricsThere() throws Exception {
+    hdfs.upload(Path.of("src/main/java/org/sparknet/apps"), "/text");
+    Result r =
+        CliFixtures.run(
+            "char-rnn",
+            "--text",
+            uri("/text"),
+            "--ext",
+            ".java",
+            "--max-bytes",
+            "40000",
+            "--workers",
+            "2",
+            "--rounds",
+            "2",
+            "--tau",
+            "2",
+            "--unroll",
+            "16",
+            "--streams",
+            "4",
+            "--hidden",
+            "16",
+            "--sample",
+            "20",
+            "--metrics",
+            uri("/charrnn/metrics.jsonl"));
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("40,000 bytes of .java text"), r.toString());
+    assertTrue(r.out().contains("files under " + uri("/text")), r.toString());
+    List<String> lines =
+        new String(bytes("/charrnn/metrics.jsonl"), java.nio.charset.StandardCharsets.UTF_8)
+            .lines()
+            .toList();
+    assertEquals(2, lines.size(), lines.toString());
+    assertTrue(lines.get(1).contains("\"round\":2"), lines.get(1));
+  }
+
+  private void assertNoTemporaryFiles(String dir) throws Exception {
+    for (FileStatus st : fs.listStatus(new org.apache.hadoop.fs.Path(dir))) {
+      assertFalse(st.getPath().getName().endsWith(".tmp"), "left behind: " + st.getPath());
+    }
   }
 
   private org.apache.hadoop.fs.Path localCopy(String hdfsPath) throws Exception {
