@@ -98,7 +98,8 @@ public final class StoragePath implements Serializable {
           + aws
           + ", not in Spark's Hadoop client jars: add it with spark-submit --packages "
           + aws
-          + " (or put that jar and its AWS SDK bundle on the class path) and use an s3a:// URI";
+          + " (with bin/sparknet: SPARKNET_CLASSPATH=hadoop-aws.jar:bundle.jar, that jar and the"
+          + " AWS SDK bundle it names) and use an s3a:// URI";
     }
     return why + ". Add the jar that provides the '" + scheme + "' file system to the class path";
   }
