@@ -97,6 +97,9 @@ public final class ClusterRounds {
     }
     JavaRDD<Integer> tasks = sc.parallelize(List.of(0, 1), 2).cache();
     tasks.count();
+    // The executors' first jobs load classes and compile Spark's and Kryo's paths; without this
+    // the first net's probe (the smallest M) would carry that cost in its median.
+    ResultPathProbe.time(sc, tasks, 1 << 16, reps, true);
     for (String p : spec.split(",")) {
       String[] nf = p.split(":");
       ResultPathProbe.Timing t =

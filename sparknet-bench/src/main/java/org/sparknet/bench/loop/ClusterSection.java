@@ -26,9 +26,10 @@ import org.sparknet.bench.loop.SplitSection.Figures;
  * probe was chosen over SparkNet rounds of a net with minimal compute because it isolates what
  * local mode's o leaves out (cross-JVM task launch, serialisation at both ends, the results'
  * transfer) at exactly the M of each net, with no solver, no Caffe net to build and no data
- * partition in it, so nothing of the compute tau·b·c is counted twice. What it leaves out is the
- * executor copying the weights into and out of its Caffe net, which on these nets is small beside
- * the transfers.
+ * partition in it, so nothing of the compute tau·b·c is counted twice. What it leaves out, and the
+ * corrected prediction with it, is the executor copying the weights into and out of its Caffe net
+ * and the trainer's own packing of a {@code WeightCollection} (layer names and shapes around the
+ * floats), so where it still falls short the rest of the gap lies there or in the compute.
  */
 final class ClusterSection {
 
