@@ -27,10 +27,13 @@ import org.sparknet.bench.loop.BenchNets.BenchNet;
  * the AlexNet-sized net at its taus, 2 workers) and the AlexNet-sized round with 16-bit results,
  * each round printed as {@code round NET TAU COMPRESSION WALL COMPUTE BROADCAST AGGREGATE
  * SCHEDULING} (milliseconds; measured rounds only), after {@code loopback GB/s} of one TCP stream
- * over 127.0.0.1.
+ * over 127.0.0.1 and, before the nets, {@code probe NET FLOATS BROADCAST JOB ROUND}: the cluster's
+ * own per-round fixed cost for each net's weight size ({@link ResultPathProbe#time}, a Spark job
+ * shaped like a round with no solver in it, on the same executors; see {@link ClusterSection}).
  *
  * <p>Arguments: the master URL, {@code quick} or {@code full}, the Fashion-MNIST directory (or
- * {@code -}), then Spark settings as {@code key=value}.
+ * {@code -}), the probes as {@code NET:FLOATS,...} (spaces in names as {@code _}; {@code -} for
+ * none), then Spark settings as {@code key=value}.
  */
 public final class ClusterRounds {
 
@@ -52,10 +55,11 @@ public final class ClusterRounds {
     System.out.printf(Locale.ROOT, "loopback %.3f%n", loopbackGBps(opt.quick() ? 256 : 2048));
     SparkSession.Builder b = SparkSettings.apply(SparkSession.builder()).master(args[0]);
     b.appName("SparkNet cluster benchmark");
-    SparkSession spark = session(b, args, 3);
+    SparkSession spark = session(b, args, 4);
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       awaitExecutors(sc, 2);
+      probes(sc, args[3], opt.quick() ? 2 : 5);
       Path data = args[2].equals("-") ? null : Path.of(args[2]);
       JavaRDD<Example> train = FashionMnist.locate(data).train().toRdd(sc, 2, 1f / 256);
       BenchNet alex = BenchNets.alexNet(BenchRun.SEED, opt.alexNetBatch());
@@ -84,6 +88,32 @@ public final class ClusterRounds {
     } finally {
       spark.stop();
     }
+  }
+
+  /** The round-shaped probe for each {@code NET:FLOATS} of {@code spec}, one line each. */
+  private static void probes(JavaSparkContext sc, String spec, int reps) {
+    if (spec.equals("-")) {
+      return;
+    }
+    JavaRDD<Integer> tasks = sc.parallelize(List.of(0, 1), 2).cache();
+    tasks.count();
+    // The executors' first jobs load classes and compile Spark's and Kryo's paths; without this
+    // the first net's probe (the smallest M) would carry that cost in its median.
+    ResultPathProbe.time(sc, tasks, 1 << 16, reps, true);
+    for (String p : spec.split(",")) {
+      String[] nf = p.split(":");
+      ResultPathProbe.Timing t =
+          ResultPathProbe.time(sc, tasks, Integer.parseInt(nf[1]), reps, true);
+      System.out.printf(
+          Locale.ROOT,
+          "probe %s %s %.1f %.1f %.1f%n",
+          nf[0],
+          nf[1],
+          t.broadcastMs(),
+          t.jobMs(),
+          t.roundMs());
+    }
+    tasks.unpersist();
   }
 
   private static void rounds(

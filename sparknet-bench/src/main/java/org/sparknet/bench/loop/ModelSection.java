@@ -38,8 +38,14 @@ final class ModelSection {
                 "S, the rate at which one JVM serialises and another deserialises a weight array"
                     + " (`BulkArrays` through Spark's Kryo, write then read, 244 MB), was %.2f GB/s"
                     + " in this run: local mode hands the weights over by reference, so o leaves"
-                    + " out what each transfer costs a cluster at both ends (section 13 checks the"
-                    + " model against executors in their own JVMs). ",
+                    + " out what each transfer costs a cluster at both ends. More than that, local"
+                    + " mode's o underestimates a cluster's round as a whole: there a round also"
+                    + " launches its tasks in other JVMs and sends their results back through"
+                    + " Spark's RPC layer or block manager. Section 13 checks the model against"
+                    + " executors in their own JVMs and corrects it for a cluster as T = tau·b·c +"
+                    + " o_cluster(M): the same compute, and in place of o and the transfers the"
+                    + " cluster's own per-round fixed cost for M bytes of weights, measured there"
+                    + " by a Spark job shaped like a round with no solver steps. ",
                 s / 1e9)
             + "M/B is the torrent broadcast (each worker receives M once, pipelined); a(W)·M/B the"
             + " results: the driver collects W of them up to 16 partitions, above that a depth-2"

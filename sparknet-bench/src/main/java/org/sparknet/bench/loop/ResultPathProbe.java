@@ -46,34 +46,61 @@ public final class ResultPathProbe {
       if (!sc.isLocal()) {
         ClusterRounds.awaitExecutors(sc, 2);
       }
-      float[] w = new float[floats];
-      SplittableRandom r = new SplittableRandom(1);
-      for (int i = 0; i < floats; i++) {
-        w[i] = (float) (0.01 * r.nextGaussian());
-      }
       JavaRDD<Integer> two = sc.parallelize(List.of(0, 1), 2).cache();
       two.count();
-      List<Double> broadcast = new ArrayList<>();
-      List<Double> job = new ArrayList<>();
-      for (int k = 0; k <= reps; k++) {
-        long t0 = System.nanoTime();
-        Broadcast<float[]> bc = sc.broadcast(w);
-        long t1 = System.nanoTime();
-        List<float[]> back = two.map(p -> bc.value().clone()).collect();
-        long t2 = System.nanoTime();
-        if (back.size() != 2 || back.get(1).length != floats) {
-          throw new IllegalStateException("The job returned " + back.size() + " arrays");
-        }
-        bc.destroy();
-        if (k > 0) { // the first is the warm-up
-          broadcast.add((t1 - t0) / 1e6);
-          job.add((t2 - t1) / 1e6);
-        }
-      }
-      System.out.printf(Locale.ROOT, "broadcast %.1f%n", Spread.of(broadcast).median());
-      System.out.printf(Locale.ROOT, "job %.1f%n", Spread.of(job).median());
+      Timing t = time(sc, two, floats, reps, false);
+      System.out.printf(Locale.ROOT, "broadcast %.1f%n", t.broadcastMs());
+      System.out.printf(Locale.ROOT, "job %.1f%n", t.jobMs());
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * Medians over {@code reps} repetitions, after one warm-up, in milliseconds: the broadcast of a
+   * weight-like array of {@code floats}, the job whose tasks (one per partition of {@code tasks})
+   * return a copy each, and the whole of it (broadcast, job, destroying the broadcast and, with
+   * {@code sum}, the driver adding the results up as a round's averaging does).
+   */
+  record Timing(double broadcastMs, double jobMs, double roundMs) {}
+
+  static Timing time(
+      JavaSparkContext sc, JavaRDD<Integer> tasks, int floats, int reps, boolean sum) {
+    float[] w = new float[floats];
+    SplittableRandom r = new SplittableRandom(1);
+    for (int i = 0; i < floats; i++) {
+      w[i] = (float) (0.01 * r.nextGaussian());
+    }
+    int n = tasks.getNumPartitions();
+    List<Double> broadcast = new ArrayList<>();
+    List<Double> job = new ArrayList<>();
+    List<Double> round = new ArrayList<>();
+    for (int k = 0; k <= reps; k++) {
+      long t0 = System.nanoTime();
+      Broadcast<float[]> bc = sc.broadcast(w);
+      long t1 = System.nanoTime();
+      List<float[]> back = tasks.map(p -> bc.value().clone()).collect();
+      long t2 = System.nanoTime();
+      if (back.size() != n || back.get(n - 1).length != floats) {
+        throw new IllegalStateException("The job returned " + back.size() + " arrays");
+      }
+      if (sum) {
+        float[] total = new float[floats];
+        for (float[] b : back) {
+          for (int i = 0; i < floats; i++) {
+            total[i] += b[i];
+          }
+        }
+      }
+      bc.destroy();
+      long t3 = System.nanoTime();
+      if (k > 0) { // the first is the warm-up
+        broadcast.add((t1 - t0) / 1e6);
+        job.add((t2 - t1) / 1e6);
+        round.add((t3 - t0) / 1e6);
+      }
+    }
+    return new Timing(
+        Spread.of(broadcast).median(), Spread.of(job).median(), Spread.of(round).median());
   }
 }
