@@ -14,6 +14,7 @@ import java.util.Locale;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -272,10 +273,14 @@ public final class StoragePath implements Serializable {
   /**
    * Writes {@code target} on {@code fs} under a temporary name beside it ({@code _NAME.tmp}), then
    * puts it in place by a rename, so that no reader finds a partial file under the target's name.
-   * An existing target is replaced; the temporary file is removed when the rename fails.
+   * An existing target is replaced; the temporary file is removed when the rename fails. On the
+   * local file system the file is written without Hadoop's checksum file: a hidden {@code
+   * .NAME.crc} beside every model, plot and checkpoint would be litter to a user, and renaming it
+   * along is one more step that can fail; checkpoints carry a CRC of their own.
    */
-  public static void writeByRename(FileSystem fs, Path target, Contents contents)
+  public static void writeByRename(FileSystem checked, Path target, Contents contents)
       throws IOException {
+    FileSystem fs = checked instanceof LocalFileSystem local ? local.getRaw() : checked;
     Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
     try (OutputStream out = fs.create(tmp, true)) {
       contents.writeTo(out);
