@@ -12,8 +12,8 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparknet.api.storage.StoragePath;
 
 /**
  * The metrics file of a training run on any Hadoop file system: one JSON object per round, one per
@@ -33,9 +33,8 @@ public final class MetricsLog implements AutoCloseable {
   public MetricsLog(String uri, Configuration conf) {
     this.path = new Path(uri);
     try {
-      FileSystem f = path.getFileSystem(conf);
-      // The checksummed local file system holds back a line until a checksum chunk fills up.
-      this.fs = f instanceof LocalFileSystem local ? local.getRaw() : f;
+      // Unchecked, so that each line is visible at once.
+      this.fs = StoragePath.withoutChecksums(path.getFileSystem(conf));
     } catch (IOException e) {
       throw new IllegalArgumentException("Cannot open the metrics file " + uri + ": " + e, e);
     }

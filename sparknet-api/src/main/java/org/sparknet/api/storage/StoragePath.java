@@ -273,14 +273,12 @@ public final class StoragePath implements Serializable {
   /**
    * Writes {@code target} on {@code fs} under a temporary name beside it ({@code _NAME.tmp}), then
    * puts it in place by a rename, so that no reader finds a partial file under the target's name.
-   * An existing target is replaced; the temporary file is removed when the rename fails. On the
-   * local file system the file is written without Hadoop's checksum file: a hidden {@code
-   * .NAME.crc} beside every model, plot and checkpoint would be litter to a user, and renaming it
-   * along is one more step that can fail; checkpoints carry a CRC of their own.
+   * An existing target is replaced; the temporary file is removed when the rename fails. Written
+   * {@link #withoutChecksums}.
    */
   public static void writeByRename(FileSystem checked, Path target, Contents contents)
       throws IOException {
-    FileSystem fs = checked instanceof LocalFileSystem local ? local.getRaw() : checked;
+    FileSystem fs = withoutChecksums(checked);
     Path tmp = new Path(target.getParent(), "_" + target.getName() + ".tmp");
     try (OutputStream out = fs.create(tmp, true)) {
       contents.writeTo(out);
@@ -292,6 +290,16 @@ public final class StoragePath implements Serializable {
       fs.delete(tmp, false);
       throw new IOException("Could not rename " + tmp + " to " + target);
     }
+  }
+
+  /**
+   * {@code fs} for writing, without Hadoop's checksum files on the local file system: its
+   * checksummed layer puts a hidden {@code .NAME.crc} beside every model, plot and checkpoint,
+   * which is litter to a user (checkpoints carry a CRC of their own), and holds back a line of an
+   * open file until a checksum chunk fills up. Other file systems are returned as they are.
+   */
+  public static FileSystem withoutChecksums(FileSystem fs) {
+    return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
   }
 
   /** Makes this directory and its parents. */

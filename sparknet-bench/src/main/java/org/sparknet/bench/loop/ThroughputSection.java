@@ -53,10 +53,7 @@ final class ThroughputSection {
       Solvers raw = new Solvers(pool, a, f0, b, f1);
       raw.alone(WARMUP_STEPS);
       raw.together(WARMUP_STEPS);
-      trainer.setTrainingData(run.trainRdd());
-      for (int k = 0; k < LoopBenchmark.WARMUP_ROUNDS; k++) {
-        trainer.trainRound(); // the first builds the executors' nets
-      }
+      warmUp(trainer);
       try (SparkNetTrainer timedTrainer = timedTrainer(def, trainer, tau)) {
         for (int r = 0; r < run.opt().repeats(); r++) {
           repetition(r, raw, trainer, tau, rounds);
@@ -81,14 +78,19 @@ final class ThroughputSection {
     tauSeconds = fixed.trainRound().computeMillis() / 1000.0;
     SparkNetTrainer t = run.trainer(BenchRun.config(def, tau, WORKERS).optTauSeconds(tauSeconds));
     try {
-      t.setTrainingData(run.trainRdd());
-      for (int k = 0; k < LoopBenchmark.WARMUP_ROUNDS; k++) {
-        t.trainRound(); // the first builds the executors' nets
-      }
+      warmUp(t);
       return t;
     } catch (RuntimeException e) {
       t.close();
       throw e;
+    }
+  }
+
+  /** Sets the training data and runs the warm-up rounds. */
+  private void warmUp(SparkNetTrainer t) {
+    t.setTrainingData(run.trainRdd());
+    for (int k = 0; k < LoopBenchmark.WARMUP_ROUNDS; k++) {
+      t.trainRound(); // the first builds the executors' nets
     }
   }
 
