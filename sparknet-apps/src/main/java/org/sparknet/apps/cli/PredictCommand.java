@@ -24,12 +24,7 @@ import picocli.CommandLine.Option;
 public final class PredictCommand implements Callable<Integer> {
   @Mixin NetOptions netOptions = new NetOptions();
 
-  @Option(
-      names = "--weights",
-      required = true,
-      paramLabel = "FILE.caffemodel",
-      description = "Trained weights (a Hadoop URI or path).")
-  String weights;
+  @Mixin TrainedWeights trainedWeights = new TrainedWeights();
 
   @Option(
       names = "--input",
@@ -69,7 +64,8 @@ public final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
+    StoragePath weightsFile =
+        trainedWeights.checkForInference(netOptions, dataOptions, sparkOptions);
     DataInput data =
         DataInput.open(dataOptions, input, "--input", inputLabels, "--input-labels", false);
     StoragePath out = TrainCommand.outputOption(output, "--output");

@@ -24,12 +24,7 @@ import picocli.CommandLine.Option;
 public final class TestCommand implements Callable<Integer> {
   @Mixin NetOptions netOptions = new NetOptions();
 
-  @Option(
-      names = "--weights",
-      required = true,
-      paramLabel = "FILE.caffemodel",
-      description = "Weights to test (a Hadoop URI or path).")
-  String weights;
+  @Mixin TrainedWeights trainedWeights = new TrainedWeights();
 
   @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
   String test;
@@ -48,7 +43,8 @@ public final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
+    StoragePath weightsFile =
+        trainedWeights.checkForInference(netOptions, dataOptions, sparkOptions);
     DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
