@@ -8,9 +8,9 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** Tests a .caffemodel on a dataset on Spark and prints the test net's outputs. */
 @Command(
@@ -26,14 +26,8 @@ public final class TestCommand implements Callable<Integer> {
 
   @Mixin TrainedWeights trainedWeights = new TrainedWeights();
 
-  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
-  String test;
-
-  @Option(
-      names = "--test-labels",
-      paramLabel = "URI",
-      description = "idx: labels of --test (default: its name with images->labels, idx3->idx1).")
-  String testLabels;
+  @ArgGroup(exclusive = false, multiplicity = "1")
+  TestData testData = new TestData();
 
   @Mixin DataOptions dataOptions = new DataOptions();
 
@@ -45,7 +39,7 @@ public final class TestCommand implements Callable<Integer> {
   public Integer call() {
     StoragePath weightsFile =
         trainedWeights.checkForInference(netOptions, dataOptions, sparkOptions);
-    DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+    DataInput data = testData.open(dataOptions);
     DataInput.Loading loading = data.setup(netOptions, dataOptions);
     NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
     SparkSession spark = sparkOptions.session("SparkNet test");

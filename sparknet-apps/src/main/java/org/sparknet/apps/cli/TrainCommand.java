@@ -38,19 +38,14 @@ public final class TrainCommand implements Callable<Integer> {
   String train;
 
   @Option(
-      names = "--test",
-      paramLabel = "URI",
-      description = "Test data (optional: without it nothing is tested).")
-  String test;
-
-  @Option(
       names = "--train-labels",
       paramLabel = "URI",
       description = "idx: labels of --train (default: its name with images->labels, idx3->idx1).")
   String trainLabels;
 
-  @Option(names = "--test-labels", paramLabel = "URI", description = "idx: labels of --test.")
-  String testLabels;
+  /** Optional: without it nothing is tested. */
+  @ArgGroup(exclusive = false, multiplicity = "0..1")
+  TestData testData;
 
   @Mixin DataOptions dataOptions = new DataOptions();
 
@@ -157,10 +152,7 @@ public final class TrainCommand implements Callable<Integer> {
     Averaging avg = averaging();
     DataInput trainSet =
         DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
-    DataInput testSet =
-        test == null
-            ? null
-            : DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+    DataInput testSet = testData == null ? null : testData.open(dataOptions);
     checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
@@ -340,7 +332,7 @@ public final class TrainCommand implements Callable<Integer> {
         && !trainSet.classes().equals(testSet.classes())) {
       throw new IllegalArgumentException(
           "--test folder "
-              + test
+              + testData.uri
               + " has the classes "
               + testSet.classes()
               + " but --train has "
@@ -350,7 +342,7 @@ public final class TrainCommand implements Callable<Integer> {
     for (DataInput set : new DataInput[] {trainSet, testSet}) {
       if (set != null && set.count() == 0) {
         throw new IllegalArgumentException(
-            (set == trainSet ? "--train " + train : "--test " + test)
+            (set == trainSet ? "--train " + train : "--test " + testData.uri)
                 + " holds 0 records; there is nothing to "
                 + (set == trainSet ? "train on" : "test on"));
       }
