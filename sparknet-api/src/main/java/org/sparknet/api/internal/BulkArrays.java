@@ -6,6 +6,9 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import java.nio.ByteBuffer;
+import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * {@code float[]} and {@code short[]} on the wire at memory speed. Kryo 4's own array serializers
@@ -79,19 +82,24 @@ public final class BulkArrays {
    */
   abstract static class ArraySerializer<A> extends Serializer<A> {
     private final String what;
+    private final ToIntFunction<A> length;
+    private final IntFunction<A> allocate;
+    private final BiConsumer<Output, A> writeAll;
+    private final BiConsumer<Input, A> readAll;
 
-    ArraySerializer(String what) {
+    ArraySerializer(
+        String what,
+        ToIntFunction<A> length,
+        IntFunction<A> allocate,
+        BiConsumer<Output, A> writeAll,
+        BiConsumer<Input, A> readAll) {
       super(true, false);
       this.what = what;
+      this.length = length;
+      this.allocate = allocate;
+      this.writeAll = writeAll;
+      this.readAll = readAll;
     }
-
-    abstract int length(A a);
-
-    abstract A allocate(int n);
-
-    abstract void writeAll(Output out, A a);
-
-    abstract void readAll(Input in, A a);
 
     @Override
     public final void write(Kryo kryo, Output out, A a) {
@@ -99,8 +107,8 @@ public final class BulkArrays {
         out.writeVarInt(0, true);
         return;
       }
-      out.writeVarInt(length(a) + 1, true);
-      writeAll(out, a);
+      out.writeVarInt(length.applyAsInt(a) + 1, true);
+      writeAll.accept(out, a);
     }
 
     @Override
@@ -112,8 +120,8 @@ public final class BulkArrays {
       if (n < 0) {
         return null;
       }
-      A a = allocate(n);
-      readAll(in, a);
+      A a = allocate.apply(n);
+      readAll.accept(in, a);
       return a;
     }
   }
@@ -121,27 +129,12 @@ public final class BulkArrays {
   /** {@code float[]}: Kryo's format, bulk copies. */
   public static final class FloatArraySerializer extends ArraySerializer<float[]> {
     public FloatArraySerializer() {
-      super("float[]");
-    }
-
-    @Override
-    int length(float[] a) {
-      return a.length;
-    }
-
-    @Override
-    float[] allocate(int n) {
-      return new float[n];
-    }
-
-    @Override
-    void writeAll(Output out, float[] a) {
-      writeFloats(out, a, 0, a.length);
-    }
-
-    @Override
-    void readAll(Input in, float[] a) {
-      readFloats(in, a, 0, a.length);
+      super(
+          "float[]",
+          a -> a.length,
+          float[]::new,
+          (out, a) -> writeFloats(out, a, 0, a.length),
+          (in, a) -> readFloats(in, a, 0, a.length));
     }
 
     @Override
@@ -153,27 +146,8 @@ public final class BulkArrays {
   /** {@code short[]}: Kryo's format, bulk copies. */
   public static final class ShortArraySerializer extends ArraySerializer<short[]> {
     public ShortArraySerializer() {
-      super("short[]");
-    }
-
-    @Override
-    int length(short[] a) {
-      return a.length;
-    }
-
-    @Override
-    short[] allocate(int n) {
-      return new short[n];
-    }
-
-    @Override
-    void writeAll(Output out, short[] a) {
-      writeShorts(out, a);
-    }
-
-    @Override
-    void readAll(Input in, short[] a) {
-      readShorts(in, a);
+      super(
+          "short[]", a -> a.length, short[]::new, BulkArrays::writeShorts, BulkArrays::readShorts);
     }
 
     @Override
