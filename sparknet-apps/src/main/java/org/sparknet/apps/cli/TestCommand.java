@@ -22,39 +22,35 @@ import picocli.CommandLine.Mixin;
           + " the mean of each scalar output (loss, accuracy)."
     })
 public final class TestCommand implements Callable<Integer> {
-  @Mixin NetOptions netOptions = new NetOptions();
-
-  @Mixin TrainedWeights trainedWeights = new TrainedWeights();
+  @Mixin InferenceOptions inference = new InferenceOptions();
 
   @ArgGroup(exclusive = false, multiplicity = "1")
   TestData testData = new TestData();
 
-  @Mixin DataOptions dataOptions = new DataOptions();
-
-  @Mixin SparkOptions sparkOptions = new SparkOptions();
-
-  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
-
   @Override
   public Integer call() {
-    StoragePath weightsFile =
-        trainedWeights.checkForInference(netOptions, dataOptions, sparkOptions);
-    DataInput data = testData.open(dataOptions);
-    DataInput.Loading loading = data.setup(netOptions, dataOptions);
-    NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
-    SparkSession spark = sparkOptions.session("SparkNet test");
+    StoragePath weightsFile = inference.checkForInference();
+    DataInput data = testData.open(inference.data);
+    InferenceOptions.Setup setup = inference.setup(data);
+    NetDefinition def = setup.def();
+    SparkSession spark = inference.spark.session("SparkNet test");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       TrainerConfig cfg =
           TrainerConfig.builder()
               .setNetDefinition(def)
-              .optWorkers(sparkOptions.workers("SparkNet test"))
+              .optWorkers(inference.spark.workers("SparkNet test"))
               .optTau(1)
               .build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         trainer.setValidationData(
-            data.toRdd(spark, sparkOptions.workers("SparkNet test"), loading, false, dataOptions));
+            data.toRdd(
+                spark,
+                inference.spark.workers("SparkNet test"),
+                setup.loading(),
+                false,
+                inference.data));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",
