@@ -36,14 +36,7 @@ import picocli.CommandLine.Option;
     })
 public final class DemoCommand implements Callable<Integer> {
 
-  @Option(
-      names = "--data",
-      paramLabel = "DIR",
-      description =
-          "Directory with the Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
-              + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist); a Hadoop"
-              + " URI or path.")
-  String data;
+  @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
   @Option(
       names = "--recipe",
@@ -96,8 +89,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
-    FashionMnist dataset =
-        FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
+    FashionMnist dataset = fashionMnist.locate();
     StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
