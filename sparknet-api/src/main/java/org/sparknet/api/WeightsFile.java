@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.storage.FormatHeader;
 import org.sparknet.ndarray.Shape;
 
 /**
@@ -18,16 +19,15 @@ import org.sparknet.ndarray.Shape;
  * big-endian floats. Used by engines that have no weights file format of their own.
  */
 public final class WeightsFile {
-  private static final int MAGIC = 0x534e5743; // "SNWC"
-  private static final int VERSION = 1;
+  private static final FormatHeader HEADER =
+      new FormatHeader(0x534e5743, 1, "weights file"); // "SNWC"
 
   private WeightsFile() {}
 
   public static byte[] encode(WeightCollection weights) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(MAGIC);
-      out.writeInt(VERSION);
+      HEADER.write(out);
       out.writeInt(weights.numLayers());
       for (String layer : weights.layerNames()) {
         List<Tensor> ts = weights.get(layer);
@@ -54,13 +54,9 @@ public final class WeightsFile {
    */
   public static WeightCollection decode(byte[] bytes, String source) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      if (in.readInt() != MAGIC) {
-        throw new IllegalArgumentException(source + " is not a SparkNet weights file");
-      }
-      int version = in.readInt();
-      if (version != VERSION) {
-        throw new IllegalArgumentException(
-            source + " has weights format version " + version + "; this SparkNet reads " + VERSION);
+      String mismatch = HEADER.mismatch(in, source);
+      if (mismatch != null) {
+        throw new IllegalArgumentException(mismatch);
       }
       int layers = in.readInt();
       WeightCollection w = new WeightCollection();

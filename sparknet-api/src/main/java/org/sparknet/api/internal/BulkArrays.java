@@ -6,6 +6,9 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import java.nio.ByteBuffer;
+import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * {@code float[]} and {@code short[]} on the wire at memory speed. Kryo 4's own array serializers
@@ -25,88 +28,113 @@ public final class BulkArrays {
 
   private BulkArrays() {}
 
-  /** Writes {@code a[from..to)} as big-endian floats (no count). */
-  public static void writeFloats(Output out, float[] a, int from, int to) {
+  /** Copies {@code n} elements from index {@code at} between an array and the staging buffer. */
+  private interface Stage {
+    void copy(ByteBuffer staging, int at, int n);
+  }
+
+  /** Writes elements {@code [from..to)} of {@code bytes} each, a staging buffer at a time. */
+  private static void write(Output out, int from, int to, int bytes, Stage put) {
     ByteBuffer b = BUFFER.get();
-    int per = STAGING / Float.BYTES;
+    int per = STAGING / bytes;
     for (int at = from; at < to; at += per) {
       int n = Math.min(per, to - at);
       b.clear();
-      b.asFloatBuffer().put(a, at, n);
-      out.writeBytes(b.array(), 0, n * Float.BYTES);
+      put.copy(b, at, n);
+      out.writeBytes(b.array(), 0, n * bytes);
     }
+  }
+
+  /** Reads elements {@code [from..to)} of {@code bytes} each, a staging buffer at a time. */
+  private static void read(Input in, int from, int to, int bytes, Stage get) {
+    ByteBuffer b = BUFFER.get();
+    int per = STAGING / bytes;
+    for (int at = from; at < to; at += per) {
+      int n = Math.min(per, to - at);
+      in.readBytes(b.array(), 0, n * bytes);
+      b.clear();
+      get.copy(b, at, n);
+    }
+  }
+
+  /** Writes {@code a[from..to)} as big-endian floats (no count). */
+  public static void writeFloats(Output out, float[] a, int from, int to) {
+    write(out, from, to, Float.BYTES, (b, at, n) -> b.asFloatBuffer().put(a, at, n));
   }
 
   /** Reads big-endian floats into {@code a[from..to)}. */
   public static void readFloats(Input in, float[] a, int from, int to) {
-    ByteBuffer b = BUFFER.get();
-    int per = STAGING / Float.BYTES;
-    for (int at = from; at < to; at += per) {
-      int n = Math.min(per, to - at);
-      in.readBytes(b.array(), 0, n * Float.BYTES);
-      b.clear();
-      b.asFloatBuffer().get(a, at, n);
-    }
+    read(in, from, to, Float.BYTES, (b, at, n) -> b.asFloatBuffer().get(a, at, n));
   }
 
   /** Writes {@code a} as big-endian shorts (no count). */
   public static void writeShorts(Output out, short[] a) {
-    ByteBuffer b = BUFFER.get();
-    int per = STAGING / Short.BYTES;
-    for (int at = 0; at < a.length; at += per) {
-      int n = Math.min(per, a.length - at);
-      b.clear();
-      b.asShortBuffer().put(a, at, n);
-      out.writeBytes(b.array(), 0, n * Short.BYTES);
-    }
+    write(out, 0, a.length, Short.BYTES, (b, at, n) -> b.asShortBuffer().put(a, at, n));
   }
 
   /** Reads big-endian shorts into all of {@code a}. */
   public static void readShorts(Input in, short[] a) {
-    ByteBuffer b = BUFFER.get();
-    int per = STAGING / Short.BYTES;
-    for (int at = 0; at < a.length; at += per) {
-      int n = Math.min(per, a.length - at);
-      in.readBytes(b.array(), 0, n * Short.BYTES);
-      b.clear();
-      b.asShortBuffer().get(a, at, n);
-    }
+    read(in, 0, a.length, Short.BYTES, (b, at, n) -> b.asShortBuffer().get(a, at, n));
   }
 
-  /** Reads a count written as Kryo's arrays write it (length + 1, 0 for null). */
-  private static int readCount(Input in, String what) {
-    int n = in.readVarInt(true) - 1;
-    if (n < -1) {
-      throw new KryoException("Corrupt " + what + ": length " + n);
-    }
-    return n;
-  }
+  /**
+   * Kryo's array format around the bulk copies: the count plus one (0 for null), then the elements.
+   */
+  abstract static class ArraySerializer<A> extends Serializer<A> {
+    private final String what;
+    private final ToIntFunction<A> length;
+    private final IntFunction<A> allocate;
+    private final BiConsumer<Output, A> writeAll;
+    private final BiConsumer<Input, A> readAll;
 
-  /** {@code float[]}: Kryo's format, bulk copies. */
-  public static final class FloatArraySerializer extends Serializer<float[]> {
-    public FloatArraySerializer() {
+    ArraySerializer(
+        String what,
+        ToIntFunction<A> length,
+        IntFunction<A> allocate,
+        BiConsumer<Output, A> writeAll,
+        BiConsumer<Input, A> readAll) {
       super(true, false);
+      this.what = what;
+      this.length = length;
+      this.allocate = allocate;
+      this.writeAll = writeAll;
+      this.readAll = readAll;
     }
 
     @Override
-    public void write(Kryo kryo, Output out, float[] a) {
+    public final void write(Kryo kryo, Output out, A a) {
       if (a == null) {
         out.writeVarInt(0, true);
         return;
       }
-      out.writeVarInt(a.length + 1, true);
-      writeFloats(out, a, 0, a.length);
+      out.writeVarInt(length.applyAsInt(a) + 1, true);
+      writeAll.accept(out, a);
     }
 
     @Override
-    public float[] read(Kryo kryo, Input in, Class<float[]> type) {
-      int n = readCount(in, "float[]");
+    public final A read(Kryo kryo, Input in, Class<A> type) {
+      int n = in.readVarInt(true) - 1;
+      if (n < -1) {
+        throw new KryoException("Corrupt " + what + ": length " + n);
+      }
       if (n < 0) {
         return null;
       }
-      float[] a = new float[n];
-      readFloats(in, a, 0, n);
+      A a = allocate.apply(n);
+      readAll.accept(in, a);
       return a;
+    }
+  }
+
+  /** {@code float[]}: Kryo's format, bulk copies. */
+  public static final class FloatArraySerializer extends ArraySerializer<float[]> {
+    public FloatArraySerializer() {
+      super(
+          "float[]",
+          a -> a.length,
+          float[]::new,
+          (out, a) -> writeFloats(out, a, 0, a.length),
+          (in, a) -> readFloats(in, a, 0, a.length));
     }
 
     @Override
@@ -116,30 +144,10 @@ public final class BulkArrays {
   }
 
   /** {@code short[]}: Kryo's format, bulk copies. */
-  public static final class ShortArraySerializer extends Serializer<short[]> {
+  public static final class ShortArraySerializer extends ArraySerializer<short[]> {
     public ShortArraySerializer() {
-      super(true, false);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, short[] a) {
-      if (a == null) {
-        out.writeVarInt(0, true);
-        return;
-      }
-      out.writeVarInt(a.length + 1, true);
-      writeShorts(out, a);
-    }
-
-    @Override
-    public short[] read(Kryo kryo, Input in, Class<short[]> type) {
-      int n = readCount(in, "short[]");
-      if (n < 0) {
-        return null;
-      }
-      short[] a = new short[n];
-      readShorts(in, a);
-      return a;
+      super(
+          "short[]", a -> a.length, short[]::new, BulkArrays::writeShorts, BulkArrays::readShorts);
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.sparknet.api.SolverState;
+import org.sparknet.api.storage.FormatHeader;
 import org.sparknet.ndarray.Shape;
 
 /**
@@ -43,15 +44,14 @@ public record Checkpoint(
     SolverState[] solverStates,
     float[][] workerWeights) {
 
-  private static final int MAGIC = 0x53504e4b; // "SPNK"
-  private static final int VERSION = 3;
+  private static final FormatHeader HEADER =
+      new FormatHeader(0x53504e4b, 3, "checkpoint"); // "SPNK"
 
   /** Writes the checkpoint, CRC trailer included, to {@code raw} (not closed). */
   void encode(OutputStream raw) throws IOException {
     CRC32 crc = new CRC32();
     DataOutputStream out = new DataOutputStream(new CheckedOutputStream(raw, crc));
-    out.writeInt(MAGIC);
-    out.writeInt(VERSION);
+    HEADER.write(out);
     out.writeUTF(fingerprint);
     out.writeInt(round);
     out.writeLong(iteration);
@@ -103,13 +103,9 @@ public record Checkpoint(
   static Checkpoint decode(InputStream raw, String source) throws IOException {
     CRC32 crc = new CRC32();
     DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc));
-    if (in.readInt() != MAGIC) {
-      throw new IOException(source + " is not a SparkNet checkpoint");
-    }
-    int version = in.readInt();
-    if (version != VERSION) {
-      throw new IOException(
-          source + " has checkpoint version " + version + "; this SparkNet reads " + VERSION);
+    String mismatch = HEADER.mismatch(in, source);
+    if (mismatch != null) {
+      throw new IOException(mismatch);
     }
     String fingerprint = in.readUTF();
     int round = in.readInt();

@@ -32,13 +32,7 @@ import picocli.CommandLine.Option;
           + " class) and the RBMs' weights files OUT/rbm-N.weights."
     })
 public final class AutoEncoderCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "DIR",
-      description =
-          "Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
-              + " /usr/share/datasets/fashion-mnist).")
-  String data;
+  @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
   @Option(
       names = "--train",
@@ -143,8 +137,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             seed,
             fineTuningDevice(sizes));
     StoragePath outDir = TrainCommand.outputOption(out, "--out");
-    FashionMnist fashion =
-        FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
+    FashionMnist fashion = fashionMnist.locate();
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
     if (train < 1 || train > trainSet.count() || test < 1 || test > testSet.count()) {

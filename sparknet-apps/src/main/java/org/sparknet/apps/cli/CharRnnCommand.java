@@ -53,11 +53,6 @@ public final class CharRnnCommand implements Callable<Integer> {
   long maxBytes;
 
   @Option(
-      names = "--workers",
-      description = "Partitions; default: the task slots (local: the cores).")
-  Integer workers;
-
-  @Option(
       names = "--rounds",
       defaultValue = "20",
       description = "Rounds; default ${DEFAULT-VALUE}.")
@@ -88,9 +83,6 @@ public final class CharRnnCommand implements Callable<Integer> {
       description = "Adam learning rate; default ${DEFAULT-VALUE}.")
   double lr;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Seed; default ${DEFAULT-VALUE}.")
-  long seed;
-
   @Option(
       names = "--sample",
       defaultValue = "400",
@@ -109,19 +101,13 @@ public final class CharRnnCommand implements Callable<Integer> {
       description = "Text to start sampling from.")
   String prime;
 
-  @Option(
-      names = "--metrics",
-      paramLabel = "FILE",
-      description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
-  String metrics;
-
   @Mixin LocalRunOptions run = new LocalRunOptions();
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Override
   public Integer call() {
-    int workers = run.workers(this.workers, "SparkNet char-RNN");
+    int workers = run.workers("SparkNet char-RNN");
     int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
@@ -132,8 +118,6 @@ public final class CharRnnCommand implements Callable<Integer> {
     }
     PrintStream out = System.out;
     StoragePath dir = text != null ? TrainCommand.outputOption(text, "--text") : defaultText();
-    StoragePath metricsFile =
-        metrics == null ? null : TrainCommand.outputOption(metrics, "--metrics");
     TextCorpus corpus = TextCorpus.scan(dir, ext, maxBytes);
     long split = corpus.size() * 9 / 10;
     out.printf(
@@ -144,18 +128,14 @@ public final class CharRnnCommand implements Callable<Integer> {
         hidden, unroll, streams, workers, tau, rounds);
     String sparkMaster = run.sparkMaster(workers);
     NetDefinition def =
-        deviceOptions.apply(CharRnn.definition(unroll, streams, hidden, lr, seed), sparkMaster);
+        deviceOptions.apply(CharRnn.definition(unroll, streams, hidden, lr, run.seed), sparkMaster);
+    TrainerConfig config = run.config(def, workers, tau, rounds).build();
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> train = corpus.windows(sc, workers, unroll, 0, split);
       JavaRDD<Example> test = corpus.windows(sc, workers, unroll, split, corpus.size());
-      TrainerConfig.Builder config = run.config(def, workers, tau, seed, rounds);
-      if (metricsFile != null) {
-        config.optMetricsFile(metricsFile.toString());
-      }
-      try (SparkNetTrainer trainer =
-          LocalRunOptions.trainer(sc, config.build(), train, test, out)) {
+      try (SparkNetTrainer trainer = LocalRunOptions.trainer(sc, config, train, test, out)) {
         Map<String, Float> before = trainer.test();
         out.printf(
             "Before training: test loss %.4f, next-character accuracy %.4f%n",
@@ -175,7 +155,7 @@ public final class CharRnnCommand implements Callable<Integer> {
             "Final: test loss %.4f, next-character accuracy %.4f (%.2f bits per character)%n",
             after.get("loss"), after.get("accuracy"), after.get("loss") / Math.log(2));
         if (sample > 0) {
-          try (TextSampler sampler = new TextSampler(hidden, trainer.getWeights(), seed)) {
+          try (TextSampler sampler = new TextSampler(hidden, trainer.getWeights(), run.seed)) {
             out.printf(
                 "Sample (temperature %.2f):%n%s%n",
                 temperature, sampler.sample(prime, sample, temperature));

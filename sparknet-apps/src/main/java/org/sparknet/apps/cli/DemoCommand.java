@@ -36,19 +36,7 @@ import picocli.CommandLine.Option;
     })
 public final class DemoCommand implements Callable<Integer> {
 
-  @Option(
-      names = "--data",
-      paramLabel = "DIR",
-      description =
-          "Directory with the Fashion-MNIST IDX files (default: $SPARKNET_FASHION_MNIST_DIR, else"
-              + " /usr/share/datasets/fashion-mnist from Debian's dataset-fashion-mnist); a Hadoop"
-              + " URI or path.")
-  String data;
-
-  @Option(
-      names = "--workers",
-      description = "Partitions (one net each); default: the task slots (local: the cores).")
-  Integer workers;
+  @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
   @Option(
       names = "--recipe",
@@ -70,19 +58,10 @@ public final class DemoCommand implements Callable<Integer> {
   Double lr;
 
   @Option(
-      names = "--seed",
-      defaultValue = "42",
-      description = "Seed for weights and data order; default ${DEFAULT-VALUE}.")
-  long seed;
-
-  @Option(
       names = "--plot",
       defaultValue = "sparknet-demo.png",
       description = "PNG file for the curves (a Hadoop URI or path); default ${DEFAULT-VALUE}.")
   String plot;
-
-  @Option(names = "--metrics", description = "Also append one JSON line per round to this file.")
-  String metrics;
 
   @Mixin LocalRunOptions run = new LocalRunOptions();
 
@@ -93,7 +72,7 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     FashionRecipe chosen = FashionRecipe.named(recipe);
-    int workers = run.workers(this.workers, "SparkNet demo");
+    int workers = run.workers("SparkNet demo");
     int tau = run.tau(chosen.tau());
     double epochs = this.epochs == null ? chosen.epochs() : this.epochs;
     if (workers < 1 || tau < 1 || !(epochs > 0) || (lr != null && !(lr > 0))) {
@@ -110,8 +89,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
-    FashionMnist dataset =
-        FashionMnist.locateAt(data == null ? null : TrainCommand.outputOption(data, "--data"));
+    FashionMnist dataset = fashionMnist.locate();
     StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
@@ -120,7 +98,7 @@ public final class DemoCommand implements Callable<Integer> {
     // Never more than the epochs asked for: the accuracy is reported "after N epochs".
     int rounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
     NetDefinition net =
-        deviceOptions.apply(chosen.definition(seed, lr, (long) rounds * tau), sparkMaster);
+        deviceOptions.apply(chosen.definition(run.seed, lr, (long) rounds * tau), sparkMaster);
     out.printf(
         "SparkNet demo: %s on Fashion-MNIST (%,d train / %,d test images from %s)%n",
         chosen.netName(), train.count(), test.count(), dataset.dir());
@@ -128,20 +106,15 @@ public final class DemoCommand implements Callable<Integer> {
         "%d workers, tau=%d steps of batch %d, %d rounds (%.1f epochs)%n",
         workers, tau, chosen.trainBatch(), rounds, epochs);
 
+    TrainerConfig config = run.config(net, workers, tau, rounds).optCompress(compression).build();
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet demo");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       JavaRDD<Example> trainRdd = train.toRdd(sc, workers, 1f / 256);
       JavaRDD<Example> testRdd = test.toRdd(sc, workers, 1f / 256);
-      TrainerConfig.Builder config =
-          run.config(net, workers, tau, seed, rounds).optCompress(compression);
-      if (metrics != null) {
-        config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
-      }
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
-      try (SparkNetTrainer trainer =
-          LocalRunOptions.trainer(sc, config.build(), trainRdd, testRdd, out)) {
+      try (SparkNetTrainer trainer = LocalRunOptions.trainer(sc, config, trainRdd, testRdd, out)) {
         Progress p = trainRounds(trainer, rounds, train.count(), curves, out);
         double seconds = (System.nanoTime() - start) / 1e9;
         plotFile.write(curves.toFigure().toPng(), true);

@@ -11,12 +11,17 @@ import org.sparknet.api.train.TrainerConfig;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --tau} and {@code --master} of the apps that train on an embedded local Spark unless told
- * otherwise (demo, char-rnn), and what they do alike with them: the worker count, the master and
- * the trainer.
+ * {@code --workers}, {@code --tau}, {@code --master}, {@code --seed} and {@code --metrics} of the
+ * apps that train on an embedded local Spark unless told otherwise (demo, char-rnn), and what they
+ * do alike with them: the worker count, the master and the trainer.
  */
 final class LocalRunOptions {
   static final int DEFAULT_TAU = 50;
+
+  @Option(
+      names = "--workers",
+      description = "Partitions (one net each); default: the task slots (local: the cores).")
+  Integer workers;
 
   @Option(
       names = "--tau",
@@ -27,17 +32,30 @@ final class LocalRunOptions {
   @Option(names = "--master", description = "Spark master URL; default local[WORKERS].")
   String master;
 
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description =
+          "Seed for the weights, the data order and any sampling; default ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(
+      names = "--metrics",
+      paramLabel = "FILE",
+      description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
+  String metrics;
+
   /** {@code --tau}, else the app's default. */
   int tau(int defaultTau) {
     return tau == null ? defaultTau : tau;
   }
 
   /** {@code --workers} (exit 2 below 1), else the task slots. */
-  int workers(Integer given, String appName) {
-    if (given != null && given < 1) {
-      throw new IllegalArgumentException("--workers must be >= 1 but was " + given);
+  int workers(String appName) {
+    if (workers != null && workers < 1) {
+      throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
     }
-    return TaskSlots.resolve(given, master, 1, appName);
+    return TaskSlots.resolve(workers, master, 1, appName);
   }
 
   /** {@code --master}, else a local Spark of one thread per worker. */
@@ -45,14 +63,22 @@ final class LocalRunOptions {
     return master == null ? "local[" + workers + "]" : master;
   }
 
-  /** The settings both apps train with; each adds its own. */
-  TrainerConfig.Builder config(NetDefinition def, int workers, int tau, long seed, int rounds) {
-    return TrainerConfig.builder()
-        .setNetDefinition(def)
-        .optTau(tau)
-        .optWorkers(workers)
-        .optSeed(seed)
-        .optMaxRounds(rounds);
+  /**
+   * The settings both apps train with, {@code --seed} and {@code --metrics} included; each adds its
+   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once.
+   */
+  TrainerConfig.Builder config(NetDefinition def, int workers, int tau, int rounds) {
+    TrainerConfig.Builder config =
+        TrainerConfig.builder()
+            .setNetDefinition(def)
+            .optTau(tau)
+            .optWorkers(workers)
+            .optSeed(seed)
+            .optMaxRounds(rounds);
+    if (metrics != null) {
+      config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
+    }
+    return config;
   }
 
   /**

@@ -125,17 +125,4 @@ final class NetOptions {
   static StoragePath existing(String uri, String option) {
     return uri == null ? null : IdxInput.file(uri, option);
   }
-
-  /**
-   * What {@code test} and {@code predict} check before Spark starts, in this order: the data
-   * format, {@code --workers}, the solver and net files; returns {@code --weights}, which must
-   * exist too.
-   */
-  StoragePath checkForInference(DataOptions data, SparkOptions spark, String weights) {
-    data.dataFormat();
-    spark.check();
-    existing(solver, "--solver");
-    existing(net, "--net");
-    return existing(weights, "--weights");
-  }
 }

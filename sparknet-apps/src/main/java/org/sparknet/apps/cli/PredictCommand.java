@@ -22,15 +22,6 @@ import picocli.CommandLine.Option;
           + " blob as array<float>."
     })
 public final class PredictCommand implements Callable<Integer> {
-  @Mixin NetOptions netOptions = new NetOptions();
-
-  @Option(
-      names = "--weights",
-      required = true,
-      paramLabel = "FILE.caffemodel",
-      description = "Trained weights (a Hadoop URI or path).")
-  String weights;
-
   @Option(
       names = "--input",
       required = true,
@@ -44,8 +35,6 @@ public final class PredictCommand implements Callable<Integer> {
       description =
           "idx: labels of --input (default: found by the MNIST naming convention, if there).")
   String inputLabels;
-
-  @Mixin DataOptions dataOptions = new DataOptions();
 
   @Option(
       names = "--output",
@@ -63,38 +52,40 @@ public final class PredictCommand implements Callable<Integer> {
               + " them).")
   String blob;
 
-  @Mixin SparkOptions sparkOptions = new SparkOptions();
-
-  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+  @Mixin InferenceOptions inference = new InferenceOptions();
 
   @Override
   public Integer call() {
-    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
+    StoragePath weightsFile = inference.checkForInference();
     DataInput data =
-        DataInput.open(dataOptions, input, "--input", inputLabels, "--input-labels", false);
+        DataInput.open(inference.data, input, "--input", inputLabels, "--input-labels", false);
     StoragePath out = TrainCommand.outputOption(output, "--output");
     if (out.exists() && !(out.isDirectory() && out.list().isEmpty())) {
       throw new IllegalArgumentException(
           "--output " + out + " already exists; choose a new directory");
     }
-    DataInput.Loading loading = data.setup(netOptions, dataOptions);
-    NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
+    InferenceOptions.Setup setup = inference.setup(data);
+    NetDefinition def = setup.def();
     String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);
     WeightCollection w = NetOptions.loadWeights(def, weightsFile);
-    SparkSession spark = sparkOptions.session("SparkNet predict");
+    SparkSession spark = inference.spark.session("SparkNet predict");
     long written;
     boolean labelled;
     try {
       if (out.exists()) {
         out.delete(); // an empty directory: Spark wants to create it
       }
-      labelled = data.labelled(dataOptions, spark);
+      labelled = data.labelled(inference.data, spark);
       BatchInference.predict(
               spark,
               def,
               w,
               data.toRdd(
-                  spark, sparkOptions.workers("SparkNet predict"), loading, false, dataOptions),
+                  spark,
+                  inference.spark.workers("SparkNet predict"),
+                  setup.loading(),
+                  false,
+                  inference.data),
               labelled,
               b)
           .write()

@@ -8,9 +8,9 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** Tests a .caffemodel on a dataset on Spark and prints the test net's outputs. */
 @Command(
@@ -22,49 +22,35 @@ import picocli.CommandLine.Option;
           + " the mean of each scalar output (loss, accuracy)."
     })
 public final class TestCommand implements Callable<Integer> {
-  @Mixin NetOptions netOptions = new NetOptions();
+  @Mixin InferenceOptions inference = new InferenceOptions();
 
-  @Option(
-      names = "--weights",
-      required = true,
-      paramLabel = "FILE.caffemodel",
-      description = "Weights to test (a Hadoop URI or path).")
-  String weights;
-
-  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
-  String test;
-
-  @Option(
-      names = "--test-labels",
-      paramLabel = "URI",
-      description = "idx: labels of --test (default: its name with images->labels, idx3->idx1).")
-  String testLabels;
-
-  @Mixin DataOptions dataOptions = new DataOptions();
-
-  @Mixin SparkOptions sparkOptions = new SparkOptions();
-
-  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
+  @ArgGroup(exclusive = false, multiplicity = "1")
+  TestData testData = new TestData();
 
   @Override
   public Integer call() {
-    StoragePath weightsFile = netOptions.checkForInference(dataOptions, sparkOptions, weights);
-    DataInput data = DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
-    DataInput.Loading loading = data.setup(netOptions, dataOptions);
-    NetDefinition def = deviceOptions.apply(loading.def(), sparkOptions.master);
-    SparkSession spark = sparkOptions.session("SparkNet test");
+    StoragePath weightsFile = inference.checkForInference();
+    DataInput data = testData.open(inference.data);
+    InferenceOptions.Setup setup = inference.setup(data);
+    NetDefinition def = setup.def();
+    SparkSession spark = inference.spark.session("SparkNet test");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       TrainerConfig cfg =
           TrainerConfig.builder()
               .setNetDefinition(def)
-              .optWorkers(sparkOptions.workers("SparkNet test"))
+              .optWorkers(inference.spark.workers("SparkNet test"))
               .optTau(1)
               .build();
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
         trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         trainer.setValidationData(
-            data.toRdd(spark, sparkOptions.workers("SparkNet test"), loading, false, dataOptions));
+            data.toRdd(
+                spark,
+                inference.spark.workers("SparkNet test"),
+                setup.loading(),
+                false,
+                inference.data));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",

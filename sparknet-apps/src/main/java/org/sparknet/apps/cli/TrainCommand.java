@@ -38,28 +38,20 @@ public final class TrainCommand implements Callable<Integer> {
   String train;
 
   @Option(
-      names = "--test",
-      paramLabel = "URI",
-      description = "Test data (optional: without it nothing is tested).")
-  String test;
-
-  @Option(
       names = "--train-labels",
       paramLabel = "URI",
       description = "idx: labels of --train (default: its name with images->labels, idx3->idx1).")
   String trainLabels;
 
-  @Option(names = "--test-labels", paramLabel = "URI", description = "idx: labels of --test.")
-  String testLabels;
+  /** Optional: without it nothing is tested. */
+  @ArgGroup(exclusive = false, multiplicity = "0..1")
+  TestData testData;
 
   @Mixin DataOptions dataOptions = new DataOptions();
 
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
-  @Option(
-      names = "--workers",
-      description = "Workers (partitions); default: the task slots (local: the cores).")
-  Integer workers;
+  @Mixin SparkOptions sparkOptions = new SparkOptions();
 
   @ArgGroup(multiplicity = "1")
   Tau tau;
@@ -140,11 +132,6 @@ public final class TrainCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}.")
   int groupSize;
 
-  @Option(
-      names = "--master",
-      description = "Spark master URL (default: spark-submit's, else local[WORKERS]).")
-  String master;
-
   @Mixin AdaptiveTauOptions tauOptions = new AdaptiveTauOptions();
 
   @Mixin CompressOption compressOption = new CompressOption();
@@ -157,10 +144,7 @@ public final class TrainCommand implements Callable<Integer> {
     Averaging avg = averaging();
     DataInput trainSet =
         DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
-    DataInput testSet =
-        test == null
-            ? null
-            : DataInput.open(dataOptions, test, "--test", testLabels, "--test-labels", true);
+    DataInput testSet = testData == null ? null : testData.open(dataOptions);
     checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
@@ -181,7 +165,7 @@ public final class TrainCommand implements Callable<Integer> {
           "train needs --rounds N, --max-iter STEPS or a max_iter in the solver "
               + netOptions.solver);
     }
-    NetDefinition def = deviceOptions.apply(settings.apply(loading.def()), master);
+    NetDefinition def = deviceOptions.apply(settings.apply(loading.def()), sparkOptions.master);
     StoragePath finalModel = outputDir.resolve("final.caffemodel");
     if (finalModel.exists()) {
       throw new IllegalArgumentException(
@@ -195,7 +179,10 @@ public final class TrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--output: " + e.getMessage(), e);
     }
-    int slots = workers != null ? workers : TaskSlots.local(master, groupSize);
+    int slots =
+        sparkOptions.workers != null
+            ? sparkOptions.workers
+            : TaskSlots.local(sparkOptions.master, groupSize);
     // The config's own checks before Spark starts; a cluster's slots are known only after.
     config(def, avg, metricsFile, Math.max(1, slots));
     try (StopSignals signals = StopSignals.install()) {
@@ -232,7 +219,7 @@ public final class TrainCommand implements Callable<Integer> {
     PrintStream out = System.out;
     SparkSession spark =
         SparkSessions.forCommand(
-            master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
+            sparkOptions.master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
     try {
       int w = slots > 0 ? slots : TaskSlots.ofSession(spark, groupSize);
       TrainerConfig cfg = config(p.def(), p.avg(), p.files().metrics(), w);
@@ -245,7 +232,9 @@ public final class TrainCommand implements Callable<Integer> {
           p.def().sampleShape(),
           cfg,
           rounds == null ? "until max_iter" : rounds + " rounds");
-      out.printf("workers %d (%s)%n", w, workers != null ? "--workers" : "default: task slots");
+      out.printf(
+          "workers %d (%s)%n",
+          w, sparkOptions.workers != null ? "--workers" : "default: task slots");
       p.settings().describe().forEach(out::println);
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       try (SparkNetTrainer trainer = new SparkNetTrainer(sc, cfg)) {
@@ -321,10 +310,11 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private void checkNumbers() {
-    if ((workers != null && workers < 1) || (rounds != null && rounds < 1)) {
+    if ((sparkOptions.workers != null && sparkOptions.workers < 1)
+        || (rounds != null && rounds < 1)) {
       throw new IllegalArgumentException(
           "--workers and --rounds must be >= 1 (got workers="
-              + workers
+              + sparkOptions.workers
               + ", rounds="
               + rounds
               + ")");
@@ -340,7 +330,7 @@ public final class TrainCommand implements Callable<Integer> {
         && !trainSet.classes().equals(testSet.classes())) {
       throw new IllegalArgumentException(
           "--test folder "
-              + test
+              + testData.uri
               + " has the classes "
               + testSet.classes()
               + " but --train has "
@@ -350,7 +340,7 @@ public final class TrainCommand implements Callable<Integer> {
     for (DataInput set : new DataInput[] {trainSet, testSet}) {
       if (set != null && set.count() == 0) {
         throw new IllegalArgumentException(
-            (set == trainSet ? "--train " + train : "--test " + test)
+            (set == trainSet ? "--train " + train : "--test " + testData.uri)
                 + " holds 0 records; there is nothing to "
                 + (set == trainSet ? "train on" : "test on"));
       }
