@@ -1,5 +1,9 @@
 package org.sparknet.api.storage;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -13,17 +17,31 @@ import org.apache.spark.sql.SparkSession;
  * The Hadoop settings a {@link StoragePath} opens its file system with, serializable so that a path
  * captured in a Spark task opens the same file system on the executor (hdfs: addresses, s3a:
  * credentials providers, ...). Hadoop's {@code Configuration} is only {@code Writable}.
+ *
+ * <p>A path is captured in the closure of a data source's RDD, and Spark serialises an RDD's whole
+ * lineage into every job's tasks, cached partitions or not: each training round would write and
+ * parse all of Hadoop's settings (about a thousand) again, in every task. So the settings are
+ * written once, at the first serialisation, and a deserialised copy parses them only when a file is
+ * opened, which a round over cached data never does. Like Spark's own Hadoop RDDs, which broadcast
+ * the configuration when they are made, a serialised copy carries the settings as they were then;
+ * the driver's object keeps seeing later changes.
  */
 public final class StorageSettings implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
 
   private transient Configuration conf;
 
+  /** The settings as written at the first serialisation (Hadoop's {@code Writable} form). */
+  private transient byte[] written;
+
   private StorageSettings(Configuration conf) {
     this.conf = conf;
   }
 
-  /** {@code conf} itself (not a copy): later changes to it are seen. */
+  /**
+   * {@code conf} itself (not a copy): this object sees later changes to it, a serialised copy those
+   * made before this object was first serialised.
+   */
   public static StorageSettings of(Configuration conf) {
     return new StorageSettings(conf);
   }
@@ -51,20 +69,49 @@ public final class StorageSettings implements Serializable {
     return new StorageSettings(conf);
   }
 
-  public Configuration conf() {
+  public synchronized Configuration conf() {
+    if (conf == null) {
+      Configuration c = new Configuration(false);
+      try {
+        c.readFields(new DataInputStream(new ByteArrayInputStream(written)));
+      } catch (IOException e) {
+        throw new IllegalStateException(
+            "Hadoop settings that travelled with a path are corrupt", e);
+      }
+      conf = c;
+    }
     return conf;
+  }
+
+  /** Whether this object holds its settings parsed (a deserialised copy: only once asked for). */
+  synchronized boolean parsed() {
+    return conf != null;
+  }
+
+  private synchronized byte[] written() throws IOException {
+    if (written == null) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        conf.write(out);
+      }
+      written = bytes.toByteArray();
+    }
+    return written;
   }
 
   @Serial
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    conf.write(out);
+    byte[] b = written();
+    out.writeInt(b.length);
+    out.write(b);
   }
 
   @Serial
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    conf = new Configuration(false);
-    conf.readFields(in);
+    byte[] b = new byte[in.readInt()];
+    in.readFully(b);
+    written = b;
   }
 }
