@@ -14,13 +14,19 @@ import org.sparknet.apps.mnist.LeNet;
  * A candidate training recipe for Fashion-MNIST: a Caffe net and solver (resources under {@code
  * recipes/NAME/}) and the SparkNet settings it runs with.
  *
- * @param name the resource folder, and the name {@code --recipes} takes
+ * @param name the name {@code --recipes} takes
+ * @param folder the resource folder of the net and solver (recipes that differ only in their
+ *     SparkNet settings share one)
  * @param summary one line for the table
  * @param tau solver steps per round
  * @param batch the TRAIN batch of the net
  * @param averaging how the driver combines the workers' weights
  */
-record Recipe(String name, String summary, int tau, int batch, Averaging averaging) {
+record Recipe(String name, String folder, String summary, int tau, int batch, Averaging averaging) {
+  Recipe(String name, String summary, int tau, int batch, Averaging averaging) {
+    this(name, name, summary, tau, batch, averaging);
+  }
+
   static final List<Recipe> ALL =
       List.of(
           new Recipe(
@@ -79,6 +85,39 @@ record Recipe(String name, String summary, int tau, int batch, Averaging averagi
               32,
               Averaging.PLAIN),
           new Recipe(
+              "wide-nesterov-b32-drop-tau10",
+              "wide-nesterov-b32-drop",
+              "wide-nesterov-b32-drop averaged every 10 steps",
+              10,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-norm-nesterov-b32-drop",
+              "wide-nesterov-b32-drop with its input standardised (a Power layer: Fashion-MNIST's"
+                  + " pixel mean and standard deviation)",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-norm-nesterov-b32-drop-tau10",
+              "wide-norm-nesterov-b32-drop",
+              "wide-norm-nesterov-b32-drop averaged every 10 steps",
+              10,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-norm-nesterov-b32-drop-lr01",
+              "wide-norm-nesterov-b32-drop with base learning rate 0.01",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-nesterov-b16-drop",
+              "wide-nesterov-b32-drop with batch 16 (four times the steps an epoch of batch 64)",
+              80,
+              16,
+              Averaging.PLAIN),
+          new Recipe(
               "lenet-bn-adam",
               "lenet-relu-adam + BatchNorm/Scale after the convolutions",
               20,
@@ -130,7 +169,7 @@ record Recipe(String name, String summary, int tau, int batch, Averaging averagi
   }
 
   private String text(String file) {
-    String resource = "/org/sparknet/bench/recipes/" + name + "/" + file;
+    String resource = "/org/sparknet/bench/recipes/" + folder + "/" + file;
     return ClasspathText.read(Recipe.class, resource, "Resource " + resource + " is missing");
   }
 }
