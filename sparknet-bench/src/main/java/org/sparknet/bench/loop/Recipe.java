@@ -118,6 +118,13 @@ record Recipe(String name, String folder, String summary, int tau, int batch, Av
               16,
               Averaging.PLAIN),
           new Recipe(
+              "wide-nesterov-b32-drop-easgd",
+              "wide-nesterov-b32-drop",
+              "wide-nesterov-b32-drop with elastic averaging (EASGD, alpha 0.45) every 10 steps",
+              10,
+              32,
+              Averaging.elastic(TimeToAccuracySection.EASGD_ALPHA)),
+          new Recipe(
               "lenet-bn-adam",
               "lenet-relu-adam + BatchNorm/Scale after the convolutions",
               20,

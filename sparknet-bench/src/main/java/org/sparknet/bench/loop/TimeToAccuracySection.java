@@ -17,7 +17,7 @@ import org.sparknet.api.train.SparkNetTrainer;
  */
 final class TimeToAccuracySection {
   /** EASGD moving rate: beta = workers x alpha = 0.9, the value Zhang et al. recommend. */
-  private static final double EASGD_ALPHA = 0.45;
+  static final double EASGD_ALPHA = 0.45;
 
   private static final double TARGET_ACCURACY = 0.91;
 
