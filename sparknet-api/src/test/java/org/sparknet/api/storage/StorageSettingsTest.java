@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A path's Hadoop settings travel in every task of every training round (the data source's RDD is
  * in each round's lineage), so they must cost nothing there: written once, parsed only when a file
- * is opened. Written and parsed in every task, they made a LeNet round on {@code local[2]} about 20
- * ms longer (BENCHMARKS section 2).
+ * is opened. Written and parsed in every task, they were a large part of each round's fixed cost
+ * (BENCHMARKS.md, the reading of sections 1, 2, 6 and 7).
  */
 class StorageSettingsTest {
 
