@@ -125,6 +125,37 @@ record Recipe(String name, String folder, String summary, int tau, int batch, Av
               32,
               Averaging.elastic(TimeToAccuracySection.EASGD_ALPHA)),
           new Recipe(
+              "wide3-nesterov-b32-drop",
+              "wide-nesterov-b32-drop with 3×3 convolutions padded to keep their input's size",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide3-nesterov-b32-drop-tau10",
+              "wide3-nesterov-b32-drop",
+              "wide3-nesterov-b32-drop averaged every 10 steps",
+              10,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide3-nesterov-b32-drop5",
+              "wide3-nesterov-b32-drop with dropout 0.5",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide3-mirror-nesterov-b32-drop",
+              "wide3-nesterov-b32-drop with training images flipped left-right at random",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
+              "wide-bn-nesterov-b32-drop",
+              "wide-nesterov-b32-drop + BatchNorm/Scale after the convolutions; base_lr 0.1",
+              40,
+              32,
+              Averaging.PLAIN),
+          new Recipe(
               "lenet-bn-adam",
               "lenet-relu-adam + BatchNorm/Scale after the convolutions",
               20,
