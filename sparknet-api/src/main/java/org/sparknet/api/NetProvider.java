@@ -121,14 +121,23 @@ public interface NetProvider {
   }
 
   /**
-   * The device a definition's own text asks for, used when the caller names none: Caffe's {@code
-   * solver_mode: GPU} gives "gpu" (the task's GPU); the default is "cpu". The text's own device
-   * number (Caffe's {@code device_id}) is not used: on Spark every task gets its own GPU.
+   * The device a definition's own text asks for, used when the caller names none: "cpu" (the
+   * default), or "gpu:N" for device N of the machine, as Caffe's {@code solver_mode: GPU} and
+   * {@code device_id} ask {@code caffe train} for.
    *
    * @throws IllegalArgumentException when the text cannot be read
    */
   default String requestedDevice(NetDefinition definition) {
     return "cpu";
+  }
+
+  /**
+   * A concrete device ("cpu", "gpu:N") as progress lines and metrics show where a worker ran: the
+   * device, and for a GPU what it is and what runs it ("gpu:0 NVIDIA H100 80GB HBM3 (cuBLAS 13.0
+   * compat, cuDNN 9.14 compat)"). Called on the executor that runs the net.
+   */
+  default String describeDevice(String device) {
+    return device;
   }
 
   /** Builds a net with the provider registered for {@code definition.engine()}. */

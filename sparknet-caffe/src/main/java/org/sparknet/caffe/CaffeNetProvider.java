@@ -67,11 +67,23 @@ public final class CaffeNetProvider implements NetProvider {
     return CaffeRuntime.gpuSupport().problem();
   }
 
-  /** "gpu" for a solver with {@code solver_mode: GPU}, else "cpu". */
+  /**
+   * "gpu:N" for a solver with {@code solver_mode: GPU}, N its {@code device_id} (0 when absent, as
+   * in Caffe), else "cpu".
+   */
   @Override
   public String requestedDevice(NetDefinition definition) {
     Message solver = TextFormat.parse(definition.solverText(), "solver definition");
-    return solver.value("solver_mode", "CPU").equals("GPU") ? "gpu" : "cpu";
+    return solver.value("solver_mode", "CPU").equals("GPU")
+        ? "gpu:" + solver.value("device_id", "0")
+        : "cpu";
+  }
+
+  /** "gpu:0 NVIDIA H100 80GB HBM3 (cuBLAS 13.0 compat, cuDNN 9.14 compat)", or "cpu". */
+  @Override
+  public String describeDevice(String device) {
+    int id = CaffeRuntime.deviceId(device);
+    return id < 0 ? device : device + " " + CaffeRuntime.describeGpu(id);
   }
 
   @Override

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import org.bytedeco.cuda.global.cudart;
-import org.bytedeco.javacpp.Pointer;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.caffe.FloatBlob;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,8 +17,9 @@ import org.sparknet.caffe.internal.CaffeRuntime;
 
 /**
  * Caffe on a GPU against Caffe on the CPU. Needs a CUDA device and the GPU natives: run {@code mvn
- * -Pgpu verify -Dgroups=gpu} on a machine with CUDA 11.8 and cuDNN 8. Without a GPU every test is
- * skipped (assumption), saying what is missing; the default build excludes the tag.
+ * -Pgpu verify -Dgroups=gpu} on a machine with a GPU and CUDA 11.8, 12 or 13 (bench/gpu-check runs
+ * it from the GPU jar). Without a GPU every test is skipped (assumption), saying what is missing;
+ * the default build excludes the tag.
  */
 @Tag("gpu")
 class GpuIT {
@@ -58,28 +60,33 @@ class GpuIT {
 
   /**
    * A net larger than the GPU's free memory is refused with its name, batch size and bytes, and the
-   * JVM lives on: the test first takes all but 1.5 GB of the device, then asks for LeNet at batch
-   * 16,384 (about 3.9 GB).
+   * JVM lives on: the test first takes all but 1.5 GB of the device in Caffe blobs of its own, then
+   * asks for LeNet at batch 16,384 (about 3.9 GB).
    */
   @Test
   void aNetThatCannotFitIsAnErrorNamingItsBatchAndBytes() {
     long keep = 3L << 29;
     long free = CaffeRuntime.freeGpuBytes(0);
     assumeTrue(free > keep, "CUDA reports " + free + " bytes free on gpu:0");
-    try (Pointer hog = new Pointer()) {
-      assumeTrue(cudart.cudaMalloc(hog, free - keep) == cudart.cudaSuccess, "cudaMalloc failed");
-      try {
-        NetDefinition big =
-            NetProvider.forEngine("caffe").withBatchSize(Zoo.lenet().withDevice("gpu:0"), 16_384);
-        IllegalArgumentException e =
-            assertThrows(IllegalArgumentException.class, () -> CaffeNet.create(big).close());
-        assertTrue(
-            e.getMessage()
-                .startsWith("GPU out of memory: net 'LeNet' at batch size 16384 asks for"),
-            e.getMessage());
-      } finally {
-        cudart.cudaFree(hog);
+    List<FloatBlob> hog = new ArrayList<>();
+    try {
+      CaffeRuntime.useDevice(0);
+      for (long left = (free - keep) / Float.BYTES; left > 0; ) {
+        int floats = (int) Math.min(left, 1 << 30);
+        FloatBlob b = new FloatBlob(floats, 1, 1, 1);
+        hog.add(b);
+        b.mutable_gpu_data();
+        left -= floats;
       }
+      NetDefinition big =
+          NetProvider.forEngine("caffe").withBatchSize(Zoo.lenet().withDevice("gpu:0"), 16_384);
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> CaffeNet.create(big).close());
+      assertTrue(
+          e.getMessage().startsWith("GPU out of memory: net 'LeNet' at batch size 16384 asks for"),
+          e.getMessage());
+    } finally {
+      hog.forEach(FloatBlob::close);
     }
   }
 

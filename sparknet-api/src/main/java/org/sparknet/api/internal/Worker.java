@@ -1,10 +1,12 @@
 package org.sparknet.api.internal;
 
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknet.api.Compression;
 import org.sparknet.api.Net;
+import org.sparknet.api.NetProvider;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
@@ -17,8 +19,13 @@ import org.sparknet.api.data.ShardFeeder;
 public final class Worker {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
+  private final String engine;
   private Net net;
   private List<String> devices;
+
+  /** Where the net runs as reports show it: "gpu:0 NVIDIA H100 80GB HBM3 (cuBLAS 13.0, ...)". */
+  private String described;
+
   private long initializedToken = -1;
   private int lastRound = -1;
 
@@ -31,9 +38,16 @@ public final class Worker {
   private float[] offsetsOut;
   private short[] packedOut;
 
-  Worker(Net net, List<String> devices) {
+  Worker(Net net, List<String> devices, String engine) {
+    this.engine = engine;
     this.net = net;
     this.devices = List.copyOf(devices);
+    this.described = describe(engine, devices);
+  }
+
+  private static String describe(String engine, List<String> devices) {
+    NetProvider provider = NetProvider.forEngine(engine);
+    return devices.stream().map(provider::describeDevice).collect(Collectors.joining(","));
   }
 
   public Net net() {
@@ -79,6 +93,7 @@ public final class Worker {
     net.close();
     net = moved;
     devices = List.copyOf(newDevices);
+    described = describe(engine, devices);
   }
 
   /**
@@ -126,7 +141,7 @@ public final class Worker {
             new WorkerReport.WorkerTimings(millis(t1 - t0), millis(t2 - t1), millis(t3 - t2)),
             continuity == SolverContinuity.RESTARTED,
             sent.divergence,
-            String.join(",", devices));
+            described);
     return new PartitionResult(report, sent.values, sent.packed, sent.weight);
   }
 

@@ -101,7 +101,8 @@ public final class WorkerRegistry {
                   return v.claim(round);
                 }
                 built[0] = true;
-                return new Worker(build(definition, devices), devices).claim(round);
+                return new Worker(build(definition, devices), devices, definition.engine())
+                    .claim(round);
               });
       return new Acquired(got, built[0]);
     } finally {

@@ -84,13 +84,6 @@ final class CaffeGpus {
               + ", without CUDA): use the GPU jar, sparknet-apps-gpu/target/sparknet-apps-VERSION-gpu.jar"
               + " (bin/sparknet: SPARKNET_GPU=1)");
     }
-    try {
-      Class.forName("org.bytedeco.cuda.global.cudart", false, CaffeGpus.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      return GpuSupport.none(
-          "Caffe's GPU natives are on the class path but not the CUDA presets"
-              + " (org.bytedeco:cuda:11.8-8.6-1.5.8 and its linux-x86_64 natives)");
-    }
     return CudaProbe.probe();
   }
 }

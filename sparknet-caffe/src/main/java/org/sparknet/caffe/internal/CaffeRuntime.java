@@ -107,6 +107,18 @@ public final class CaffeRuntime {
     return gpuCount() > deviceId ? CudaProbe.freeBytes(deviceId) : -1;
   }
 
+  /**
+   * GPU {@code deviceId} and the CUDA libraries Caffe uses on it, for the devices line: "NVIDIA
+   * H100 80GB HBM3 (cuBLAS 13.0 compat, cuDNN 9.14 compat)", where compat says that SparkNet's
+   * forwarding library stands in for the CUDA 11 version Caffe's natives link.
+   */
+  public static String describeGpu(int deviceId) {
+    GpuSupport gpus = gpuSupport();
+    return gpus.devices() > deviceId
+        ? CudaProbe.name(deviceId) + " (" + gpus.libraries() + ")"
+        : "gpu:" + deviceId;
+  }
+
   /** Throws IllegalArgumentException unless {@code device} exists here. */
   public static void checkDevice(String device) {
     int id = deviceId(device);
@@ -126,6 +138,11 @@ public final class CaffeRuntime {
               + gpus.devices()
               + " GPU(s), ids 0 to "
               + (gpus.devices() - 1));
+    }
+    String problem = CudaProbe.problem(id, gpus.chain());
+    if (problem != null) {
+      throw new IllegalArgumentException(
+          "Device '" + device + "' cannot be used: " + problem + "; or use device 'cpu'");
     }
   }
 
