@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import org.sparknet.caffe.internal.CudaLibraries.Found;
 
 /**
@@ -38,16 +39,17 @@ record CudaChain(CudaLibraries libraries, String description, List<String> skipp
    * @throws IllegalArgumentException naming the library that failed and why
    */
   static CudaChain load(CudaLibraries libs, Path natives) {
-    open(libs.cudart(), "CUDA 11.8's runtime");
+    Loading loading = new Loading(libs.searched());
+    loading.open(libs.cudart(), "CUDA 11.8's runtime");
     List<String> skipped = new ArrayList<>();
     for (Found f : libs.found()) {
-      skipped.addAll(openAll(f.companions()));
-      open(f.file(), f.library().what() + " " + f.major());
+      skipped.addAll(loading.openAll(f.companions()));
+      loading.open(f.file(), f.library().what() + " " + f.major());
     }
     for (Found f : libs.found()) {
       if (f.compat()) {
         checkFunctions(f, natives.resolve(functionList(f.library())));
-        open(
+        loading.open(
             natives.resolve(forwarding(f.library())),
             "SparkNet's forwarding " + f.library().what());
       }
@@ -77,32 +79,54 @@ record CudaChain(CudaLibraries libraries, String description, List<String> skipp
     return String.join(", ", parts);
   }
 
-  private static void open(Path file, String what) {
-    String error = CudaNatives.open(file.toString());
-    if (error != null) {
-      throw new IllegalArgumentException("Cannot load " + what + " (" + file + "): " + error);
-    }
-  }
-
-  /** Opens each file, retrying those whose dependencies come later in the list; the failures. */
-  private static List<String> openAll(List<Path> files) {
-    List<Path> pending = new ArrayList<>(files);
-    List<String> errors = new ArrayList<>();
-    boolean progress = true;
-    while (!pending.isEmpty() && progress) {
-      progress = false;
-      errors.clear();
-      for (Path p : new ArrayList<>(pending)) {
-        String error = CudaNatives.open(p.toString());
-        if (error == null) {
-          pending.remove(p);
-          progress = true;
-        } else {
-          errors.add(error);
-        }
+  /**
+   * Opening libraries by path. A library's own dependencies are found by the dynamic loader, which
+   * does not know the folders SparkNet searched (cuDNN's runtime-compiled engines need NVRTC, which
+   * Python's wheels keep in CUDA's folder, not cuDNN's): a dependency it cannot find is looked for
+   * in those folders, opened, and the library opened again.
+   */
+  private record Loading(List<Path> folders) {
+    void open(Path file, String what) {
+      String error = openResolving(file, 0);
+      if (error != null) {
+        throw new IllegalArgumentException("Cannot load " + what + " (" + file + "): " + error);
       }
     }
-    return errors;
+
+    /** Opens each file, retrying those whose dependencies come later in the list; the failures. */
+    List<String> openAll(List<Path> files) {
+      List<Path> pending = new ArrayList<>(files);
+      List<String> errors = new ArrayList<>();
+      boolean progress = true;
+      while (!pending.isEmpty() && progress) {
+        progress = false;
+        errors.clear();
+        for (Path p : new ArrayList<>(pending)) {
+          String error = openResolving(p, 0);
+          if (error == null) {
+            pending.remove(p);
+            progress = true;
+          } else {
+            errors.add(error);
+          }
+        }
+      }
+      return errors;
+    }
+
+    private String openResolving(Path file, int depth) {
+      String error = CudaNatives.open(file.toString());
+      Matcher m = NativeLoadFailure.MISSING.matcher(error == null ? "" : error);
+      if (m.find() && depth < 4) {
+        for (Path folder : folders) {
+          Path dependency = folder.resolve(m.group(1));
+          if (Files.exists(dependency) && openResolving(dependency, depth + 1) == null) {
+            return openResolving(file, depth + 1);
+          }
+        }
+      }
+      return error;
+    }
   }
 
   private static void checkFunctions(Found f, Path list) {

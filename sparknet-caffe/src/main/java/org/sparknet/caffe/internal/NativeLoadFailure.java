@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * which libcaffe needs through OpenCV's highgui, is the usual case.
  */
 final class NativeLoadFailure {
-  private static final Pattern MISSING =
+  /** The loader's message for a library it cannot find; group 1 is its name. */
+  static final Pattern MISSING =
       Pattern.compile("([\\w.+-]+\\.so(?:\\.[\\w.]+)?): cannot open shared object file");
 
   private NativeLoadFailure() {}
