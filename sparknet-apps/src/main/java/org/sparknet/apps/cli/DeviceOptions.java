@@ -6,7 +6,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --device}: where every worker's net runs, for each command that builds nets. Without it,
- * the definition's own text decides (Caffe: {@code solver_mode: GPU} means "gpu"), else the CPU.
+ * the definition's own text decides (Caffe: {@code solver_mode: GPU} and {@code device_id}), else
+ * the CPU.
  */
 final class DeviceOptions {
   @Option(
@@ -16,7 +17,9 @@ final class DeviceOptions {
           "Where each worker's net runs: cpu; gpu (the GPU Spark assigned to the task, with"
               + " spark.executor/task.resource.gpu.amount, else the visible GPUs round-robin by"
               + " partition); auto (the task's assigned GPU, else the CPU); gpu:N (device N)."
-              + " Default: gpu when the solver says solver_mode: GPU, else cpu.")
+              + " Default: as caffe train, the solver's solver_mode: GPU means gpu:device_id"
+              + " (on a cluster: gpu), and where that GPU cannot be had the CPU, said in one"
+              + " line; else cpu.")
   String device;
 
   /**

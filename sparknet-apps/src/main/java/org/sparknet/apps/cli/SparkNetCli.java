@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       PredictCommand.class,
       CharRnnCommand.class,
       AutoEncoderCommand.class,
+      GpusCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SparkNetCli implements Runnable {

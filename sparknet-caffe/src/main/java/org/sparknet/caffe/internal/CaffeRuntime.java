@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.bytedeco.caffe.Caffe;
 import org.bytedeco.caffe.global.caffe;
 import org.bytedeco.javacpp.BytePointer;
@@ -95,6 +96,11 @@ public final class CaffeRuntime {
   /** The GPUs Caffe can use in this JVM, or why it can use none. */
   public static GpuSupport gpuSupport() {
     return CaffeGpus.support();
+  }
+
+  /** What this JVM finds for Caffe on GPUs, one finding a line (see {@code GpuReport}). */
+  public static List<String> gpuReport() {
+    return GpuReportLines.of(gpuSupport());
   }
 
   /** Whether Caffe's GPU natives (linux-x86_64-gpu) are on the class path: the GPU jar. */
