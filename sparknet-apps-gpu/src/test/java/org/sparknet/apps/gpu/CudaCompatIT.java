@@ -28,7 +28,9 @@ import org.sparknet.apps.gpu.FakeCuda.Layout;
  *
  * <p>Broken builds this catches: with cudnnAddTensor taken out of cudnn8.functions, the export
  * check found it missing from libcudnn.so.8, and the CUDA 13 chain's libcaffe failed to bind
- * ("undefined symbol: cudnnAddTensor, version libcudnn.so.8").
+ * ("undefined symbol: cudnnAddTensor, version libcudnn.so.8"); the cuBLAS forwarding library
+ * built to forward to "libcublas.so.99" loaded, but a call through it returned its unbound stub's
+ * status ("call cublasSgemm_v2 through libcublas.so.11: -2").
  */
 class CudaCompatIT {
   private static final Path GPU_JAR = Path.of(System.getProperty("sparknet.gpu.jar"));
@@ -86,6 +88,7 @@ class CudaCompatIT {
     Path fakes = FakeCuda.build(tmp.resolve("cuda13"), Layout.CUDA_13, libcaffe);
     String out = chain(fakes);
     assertTrue(out.contains("chain: cuBLAS 13.0 compat, cuDNN 9.14 compat\n"), out);
+    assertCallsArrive(out);
     assertTrue(out.contains("runtime: ") && out.contains("sparknet-cuda-"), out);
     assertTrue(out.contains("libcaffe (GPU): every symbol bound"), out);
   }
@@ -95,8 +98,18 @@ class CudaCompatIT {
     Path fakes = FakeCuda.build(tmp.resolve("cuda118"), Layout.CUDA_11_8, libcaffe);
     String out = chain(fakes);
     assertTrue(out.contains("chain: cuBLAS 11.11, cuDNN 8.6\n"), out);
+    assertCallsArrive(out);
     assertTrue(out.contains("runtime: " + fakes.resolve("libcudart.so.11.0")), out);
     assertTrue(out.contains("libcaffe (GPU): every symbol bound"), out);
+  }
+
+  private static void assertCallsArrive(String out) {
+    for (String call :
+        List.of(
+            "cublasSgemm_v2 through libcublas.so.11",
+            "cudnnConvolutionForward through libcudnn.so.8")) {
+      assertTrue(out.contains("call " + call + ": " + FakeCuda.ANSWER + "\n"), out);
+    }
   }
 
   /** {@code CompatChainMain} in a child JVM whose CUDA folder is {@code cuda}. */

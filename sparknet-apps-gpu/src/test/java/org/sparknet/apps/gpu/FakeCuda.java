@@ -14,9 +14,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Stand-ins for NVIDIA's CUDA libraries, for a machine without them (CI's): each defines the
  * functions that Caffe's GPU libcaffe asks of it (read from the real libcaffe), under the soname
- * and version node a real release has, plus the version getter SparkNet asks, and every function
- * returns an error status. They let the real load chain (CUDA 11.8's runtime, SparkNet's forwarding
- * libraries, libcaffe) be loaded and bound on a CPU machine; nothing runs on them.
+ * and version node a real release has, plus the version getter SparkNet asks; the runtime's
+ * functions return an error status, cuBLAS's and cuDNN's write {@link #ANSWER} to their second
+ * argument. They let the real load chain (CUDA 11.8's runtime, SparkNet's forwarding libraries,
+ * libcaffe) be loaded and bound on a CPU machine; nothing runs on them.
  */
 final class FakeCuda {
   /** A machine's CUDA: the majors of cuBLAS and cuDNN, and whether CUDA 11.8's runtime is there. */
@@ -34,6 +35,9 @@ final class FakeCuda {
       this.cudart = cudart;
     }
   }
+
+  /** What every stand-in cuBLAS and cuDNN function writes to its second argument. */
+  static final int ANSWER = 4242;
 
   private FakeCuda() {}
 
@@ -75,7 +79,13 @@ final class FakeCuda {
     Set<String> names = new TreeSet<>(functions);
     StringBuilder c = new StringBuilder();
     for (String f : names) {
-      c.append("int ").append(f).append("(void) { return 1; }\n");
+      // cuBLAS's and cuDNN's functions answer a call shaped like their version getters, so that a
+      // test can tell a forwarded call from SparkNet's unbound stub (which returns 1); the
+      // runtime's are called by libcaffe's constructors with other arguments and only return.
+      c.append(
+          soname.startsWith("libcudart")
+              ? "int " + f + "(void) { return 1; }\n"
+              : "int " + f + "(int type, int *value) { *value = " + ANSWER + "; return 0; }\n");
     }
     if (getter != null) {
       c.append("int ")

@@ -27,6 +27,20 @@ public final class CompatChainMain {
     for (Found f : libs.found()) {
       System.out.println("library: " + f.file());
     }
+    // A call as libcaffe makes it, through the name it links (the forwarding library on the
+    // compat path), reaches the library found.
+    for (String[] call :
+        new String[][] {
+          {"libcublas.so.11", "cublasSgemm_v2"}, {"libcudnn.so.8", "cudnnConvolutionForward"}
+        }) {
+      System.out.println(
+          "call "
+              + call[1]
+              + " through "
+              + call[0]
+              + ": "
+              + CudaNatives.property(call[0], call[1], 0));
+    }
     // libcaffe's other dependencies, which JavaCPP loads for the CPU and the GPU build alike.
     Loader.load(org.bytedeco.openblas.global.openblas.class);
     Loader.load(org.bytedeco.hdf5.global.hdf5.class);
