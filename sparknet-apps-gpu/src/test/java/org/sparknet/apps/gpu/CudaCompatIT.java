@@ -28,9 +28,9 @@ import org.sparknet.apps.gpu.FakeCuda.Layout;
  *
  * <p>Broken builds this catches: with cudnnAddTensor taken out of cudnn8.functions, the export
  * check found it missing from libcudnn.so.8, and the CUDA 13 chain's libcaffe failed to bind
- * ("undefined symbol: cudnnAddTensor, version libcudnn.so.8"); the cuBLAS forwarding library
- * built to forward to "libcublas.so.99" loaded, but a call through it returned its unbound stub's
- * status ("call cublasSgemm_v2 through libcublas.so.11: -2").
+ * ("undefined symbol: cudnnAddTensor, version libcudnn.so.8"); the cuBLAS forwarding library built
+ * to forward to "libcublas.so.99" loaded, but a call through it returned its unbound stub's status
+ * ("call cublasSgemm_v2 through libcublas.so.11: -2").
  */
 class CudaCompatIT {
   private static final Path GPU_JAR = Path.of(System.getProperty("sparknet.gpu.jar"));
