@@ -153,30 +153,43 @@ done
 step_env() {
   record env.mode "$MODE"
   echo "== uname, glibc, cpus"; uname -a; ldd --version 2>&1 | head -n 1; nproc
-  echo "== inherited LD_LIBRARY_PATH: ${LD_LIBRARY_PATH:-}"; echo "== JVM library path: $LIB_PATH"
+  local cpu glibc mem
+  cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+  glibc="$(ldd --version 2>&1 | head -n 1 | sed 's/.* //')"
+  mem="$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
+  echo "gpu-check: machine: $(nproc) CPUs ($cpu), $((mem / 1048576)) GiB, glibc $glibc"
+  echo "gpu-check: JVM library path: $LIB_PATH (inherited LD_LIBRARY_PATH: ${LD_LIBRARY_PATH:-none})"
   if command -v nvidia-smi >/dev/null 2>&1; then
-    nvidia-smi -L
     nvidia-smi
+    nvidia-smi -L | sed 's/^/gpu-check: nvidia-smi -L: /'
     local gpus driver cuda
-    gpus="$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c | sed 's/^ *//' | paste -sd';')"
+    gpus="$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c |
+      sed 's/^ *//' | paste -sd';')"
     driver="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)"
     cuda="$(nvidia-smi | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -n 1)"
     record env.gpu "$gpus"
     record env.driver "$driver"
     record env.cuda "$cuda"
-    echo "gpu-check: GPUs $gpus; driver $driver; CUDA $cuda (nvidia-smi)"
+    echo "gpu-check: driver $driver, CUDA $cuda (nvidia-smi)"
   else
     record env.gpu "none (no nvidia-smi)"
     echo "gpu-check: no nvidia-smi: no NVIDIA driver here"
   fi
-  ldconfig -p 2>/dev/null | grep -E 'libcuda\.so|libnvidia-ptxjitcompiler' || echo "ldconfig: no libcuda"
+  local driver_libs
+  driver_libs="$( (ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null) |
+    grep -E 'libcuda\.so\.1|libnvidia-ptxjitcompiler\.so\.1' | sed 's/.*=> //' | paste -sd' ')"
+  echo "gpu-check: the loader's cache: ${driver_libs:-no libcuda.so.1 or libnvidia-ptxjitcompiler.so.1}"
   record env.wheels "${CUDA_WHEELS:-none}"
-  echo "gpu-check: python's NVIDIA wheels: ${CUDA_WHEELS:-none}; their libraries: ${CUDA_LIBS:-none}"
+  echo "gpu-check: python's NVIDIA wheels: ${CUDA_WHEELS:-none}"
   local d
   IFS=: read -r -a dirs <<<"$CUDA_LIBS"
-  for d in "${dirs[@]}"; do echo "== ls $d"; ls -la "$d"; done
-  echo "== the GTK stub under highgui (RTLD_NOW, LD_DEBUG=libs)"
-  LD_LIBRARY_PATH="$GC_STUB:$GC_HIGHGUI" LD_DEBUG=libs "$GC_DLNOW" "$GC_HIGHGUI/libopencv_highgui.so.406" 2>"$LOGS/ld-highgui.txt"
+  for d in "${dirs[@]}"; do
+    ls -la "$d"
+    echo "gpu-check: ls $d: $(find "$d" -maxdepth 1 -name '*.so*' -printf '%f\n' | sort | paste -sd' ')"
+  done
+  [[ -n "$CUDA_LIBS" ]] || echo "gpu-check: python has no NVIDIA CUDA libraries (cuda_libs.py)"
+  LD_LIBRARY_PATH="$GC_STUB:$GC_HIGHGUI" LD_DEBUG=libs "$GC_DLNOW" \
+    "$GC_HIGHGUI/libopencv_highgui.so.406" 2>"$LOGS/ld-highgui.txt"
   local gtk
   gtk="$(grep -o 'calling init: .*libgtk-x11-2.0.so.0' "$LOGS/ld-highgui.txt" | sed 's/calling init: //')"
   echo "gpu-check: OpenCV highgui opened with RTLD_NOW; libgtk-x11-2.0.so.0 bound from ${gtk:-nowhere}"
