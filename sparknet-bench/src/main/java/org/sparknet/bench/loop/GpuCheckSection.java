@@ -148,18 +148,22 @@ public final class GpuCheckSection {
         alexPlain,
         SPARKNET_TARGET);
     double alexShare = r.value("alexnet.gpu.sparknet.noncompute");
+    String alexTau = whole(r.value("alexnet.gpu.sparknet.tau"));
     md.append(
         String.format(
             Locale.ROOT,
-            "%nA round's time outside the slowest worker's solver steps at tau = 50 (broadcast,"
-                + " aggregation, scheduling; rounds after the first): LeNet %s (CLI metrics),"
-                + " AlexNet-sized %s.%n%n",
+            "%nA round's time outside the slowest worker's solver steps (broadcast, aggregation,"
+                + " scheduling; rounds after the first): LeNet %s at tau 50 (CLI metrics),"
+                + " AlexNet-sized %s at tau %s.%n%n",
             percent(lenet.nonComputeShare()),
-            percent(alexShare)));
+            percent(alexShare),
+            alexTau));
     say(
         "LeNet, SparkNet CLI on gpu:0: outside the solver steps at tau 50: %s",
         percent(lenet.nonComputeShare()));
-    say("AlexNet, SparkNet on gpu:0: outside the solver steps at tau 50: %s", percent(alexShare));
+    say(
+        "AlexNet, SparkNet on gpu:0: outside the solver steps at tau %s: %s",
+        alexTau, percent(alexShare));
   }
 
   /** A table row (its first cell {@code cell}) and its printed line, labelled {@code net}. */

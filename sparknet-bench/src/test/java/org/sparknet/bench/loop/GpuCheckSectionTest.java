@@ -62,7 +62,8 @@ class GpuCheckSectionTest {
         md.contains(
             "a child process, rounds after the first | 32,000 | 0.800 | ≥ 0.9: **not met** |"),
         md);
-    assertTrue(md.contains("LeNet 20.0 % (CLI metrics), AlexNet-sized 12.5 %"), md);
+    assertTrue(
+        md.contains("LeNet 20.0 % at tau 50 (CLI metrics), AlexNet-sized 12.5 % at tau 50"), md);
     assertTrue(md.contains("SparkNet with 16 workers on the CPU"), md);
     // 2 rounds x 16 workers x 3,200 images in 1.6 s against 32,000 img/s on the GPU.
     assertTrue(md.contains("| LeNet | 32,000 | 64,000 | 0.5 |"), md);
