@@ -23,7 +23,11 @@ RESERVE=25 # for the section step and packing the logs
 W="$D/work"
 R="$W/results"
 LOGS="$W/logs"
-rm -rf "$R" "$LOGS" "$W/runs"
+# A run of a few steps (GPU_CHECK_STEPS) keeps the other steps' results of the run before it, so
+# that its section has them all; a whole run starts afresh.
+if [[ -z "${GPU_CHECK_STEPS:-}" ]]; then
+  rm -rf "$R" "$LOGS" "$W/runs"
+fi
 mkdir -p "$R" "$LOGS" "$W/runs" "$OUT"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
@@ -129,9 +133,14 @@ step() {
   "$@" >"$LOGS/$name.log" 2>&1
   rc=$?
   grep -a '^gpu-check: ' "$LOGS/$name.log" | tee -a "$SUMMARY"
-  local how="exit $rc"
+  local how="exit $rc" why=""
   ((rc == 124 || rc == 137)) && how="TIMED OUT after $STEP_TIMEOUT s"
-  say "step $name: $how in $((SECONDS - t0)) s"
+  # A step that failed says why: the last error line of its log (the CLI's, an exception, glog's).
+  if ((rc != 0 && rc != 3)); then
+    why="$(grep -a -E '^(sparknet: |Exception in thread|Caused by: |F[0-9]{4} )|Check failed|Error' \
+      "$LOGS/$name.log" | grep -a -v '^gpu-check: ' | tail -n 1 | cut -c1-400)"
+  fi
+  say "step $name: $how in $((SECONDS - t0)) s${why:+: $why}"
   record "step.$name" "$how in $((SECONDS - t0)) s"
   return "$rc"
 }
@@ -231,14 +240,16 @@ step_gpuit() {
 step_cli() {
   local name="$1" device="$2" workers="$3" rounds="$4" test=()
   [[ "${5:-}" == --test ]] && test=(--test "$GC_FASHION/t10k-images-idx3-ubyte")
+  rm -rf "${W:?}/runs/$name" "$R/$name.jsonl" "$R/$name.out"
   (cd "$ROOT" && jrun 8g "$GC_MAIN_CP" org.sparknet.apps.cli.SparkNetCli train \
     --solver examples/mnist/lenet_solver.prototxt --format idx \
     --train "$GC_FASHION/train-images-idx3-ubyte" "${test[@]}" \
     --device "$device" --workers "$workers" --tau 50 --rounds "$rounds" --seed 42 \
     --output "$W/runs/$name" --metrics "$R/$name.jsonl") | tee "$R/$name.out"
   local rc=${PIPESTATUS[0]}
-  echo "gpu-check: $name: $(grep -a '^round' "$R/$name.out" | tail -n 1 | tr -s ' ')" \
-    "$(grep -a '^Final test' "$R/$name.out" | tr -s ' ')"
+  local last
+  last="$(grep -a -E '^(round|Final test)' "$R/$name.out" | tail -n 2 | tr -s ' ' | paste -sd' ')"
+  [[ -z "$last" ]] || echo "gpu-check: $name: $last"
   return "$rc"
 }
 
