@@ -18,7 +18,7 @@ STARTED="${GPU_CHECK_STARTED:-$(date +%s)}"
 elapsed() {
   echo $(($(date +%s) - STARTED))
 }
-BUDGET="${GPU_CHECK_BUDGET:-$([[ "$MODE" == gpu ]] && echo 345 || echo 1500)}"
+BUDGET="${GPU_CHECK_BUDGET:-$([[ "$MODE" == gpu ]] && echo 420 || echo 1500)}"
 RESERVE=25 # for the section step and packing the logs
 W="$D/work"
 R="$W/results"
@@ -204,6 +204,13 @@ step_env() {
   echo "gpu-check: OpenCV highgui opened with RTLD_NOW; libgtk-x11-2.0.so.0 bound from ${gtk:-nowhere}"
 }
 
+# What SparkNet finds, as a user asks it: the driver, each CUDA library and the path it took, and
+# every GPU with whether Caffe can run on it.
+step_gpus() {
+  jrun 2g "$GC_MAIN_CP" org.sparknet.apps.cli.SparkNetCli gpus | sed 's/^/gpu-check: gpus: /'
+  return "${PIPESTATUS[0]}"
+}
+
 # The forward check also records where the JVM found libgtk and the CUDA libraries (LD_DEBUG).
 step_forward() {
   LD_DEBUG=libs LD_DEBUG_OUTPUT="$LOGS/ld-forward" jrun 4g "$GC_MAIN_CP" \
@@ -290,7 +297,8 @@ else
   L_SOLO=(--steps 100 --reps 2)
 fi
 step env 20 step_env
-step forward 150 step_forward
+step gpus 90 step_gpus
+step forward 240 step_forward
 if retry_with_python_cuda; then step forward-retry 120 step_forward; fi
 step gpuit 150 step_gpuit
 step lenet-gpu 120 step_cli lenet-gpu "$CLI_DEV" 1 19 --test

@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <jni.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* See forward.c: the pre-2.34 symbol versions keep this library loadable on older glibc. */
@@ -139,6 +140,16 @@ JNI(jint, property)(JNIEnv *env, jclass c, jstring library, jstring function, ji
     return NO_SYMBOL;
   }
   return get(type, &value) == 0 ? value : NO_SYMBOL;
+}
+
+/* Sets an environment variable unless it is set; the CUDA driver and runtime read theirs from the
+ * process's environment when they initialize, which a JVM cannot change otherwise. */
+JNI(void, defaultEnv)(JNIEnv *env, jclass c, jstring name, jstring value) {
+  const char *n = (*env)->GetStringUTFChars(env, name, NULL);
+  const char *v = (*env)->GetStringUTFChars(env, value, NULL);
+  setenv(n, v, 0);
+  (*env)->ReleaseStringUTFChars(env, name, n);
+  (*env)->ReleaseStringUTFChars(env, value, v);
 }
 
 /* Why the driver could not be opened (empty when it could). */

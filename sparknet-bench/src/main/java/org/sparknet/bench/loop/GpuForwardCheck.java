@@ -53,7 +53,7 @@ public final class GpuForwardCheck {
             "gpu build %s, %d GPU(s) visible%s",
             caffe.gpuBuild(),
             gpus,
-            gpus == 0 ? "; " + caffe.gpuProblem() : "");
+            gpus == 0 ? "; " + caffe.gpuProblem() : "; " + caffe.describeDevice(device));
     say("devices: %s", devices);
     record(results, "devices.line", devices);
     if (gpus == 0) {

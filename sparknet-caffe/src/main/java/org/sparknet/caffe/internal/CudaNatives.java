@@ -44,6 +44,9 @@ final class CudaNatives {
   /** {@code function(type, &value)} of a loaded library (type 0 major, 1 minor); below 0: none. */
   static native int property(String library, String function, int type);
 
+  /** Sets an environment variable of the process unless it is set. */
+  static native void defaultEnv(String name, String value);
+
   /** Why libcuda.so.1 could not be opened; empty when it could. */
   static native String driverError();
 

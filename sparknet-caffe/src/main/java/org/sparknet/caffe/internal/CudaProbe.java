@@ -52,6 +52,11 @@ final class CudaProbe {
     } catch (UncheckedIOException | UnsatisfiedLinkError e) {
       return GpuSupport.none("SparkNet's CUDA probe cannot be loaded: " + e.getMessage());
     }
+    // Caffe's kernels reach the GPU as PTX for sm_35, 60 modules that the driver compiles at
+    // first use; loaded eagerly (CUDA 11.8's default), the first context compiles all of them at
+    // once on a GPU without a cached copy. Lazily, only the kernels a net runs are compiled, when
+    // first launched. Set before the driver initializes, here, unless the user chose.
+    CudaNatives.defaultEnv("CUDA_MODULE_LOADING", "LAZY");
     int driver = CudaNatives.driverVersion();
     if (driver == CudaNatives.NO_DRIVER) {
       return GpuSupport.none(
