@@ -307,7 +307,7 @@ step lenet-solo 90 step_rates 8g --net lenet --device "$DEV" --batch 64 --key le
 step alexnet-gpu 150 step_rates 16g --net alexnet --device "$DEV" --spark-device "$CLI_DEV" \
   --key alexnet.gpu "${A_GPU[@]}"
 step lenet-cpu16 90 step_cli lenet-cpu16 cpu "$NCPU" 5
-step alexnet-cpu16 120 step_rates 24g --net alexnet --device cpu --key alexnet.cpu "${A_CPU[@]}"
+step alexnet-cpu16 150 step_rates 24g --net alexnet --device cpu --key alexnet.cpu "${A_CPU[@]}"
 if [[ "$MODE" == prune ]]; then
   # The GPU variants too, which on this machine take the refusal paths (their classes count).
   step cover-cli 60 step_cli cover-cli gpu 1 1

@@ -72,6 +72,7 @@ public final class PlainCaffeSolver implements AutoCloseable {
   public void close() {
     if (!closed) {
       closed = true;
+      CaffeRuntime.useDevice(deviceId); // in the mode it was built in: see CaffeNet#close
       solver.close();
     }
   }

@@ -148,6 +148,9 @@ public final class GpuCheckRates {
                     .master("local[" + workers + "]")
                     .appName("SparkNet GPU check"))
             .config("spark.ui.enabled", "false")
+            // Every weight of every worker comes to the driver each round (16 AlexNet-sized
+            // workers: 3.9 GB), above Spark's default 1 GB limit.
+            .config("spark.driver.maxResultSize", "0")
             .getOrCreate();
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
