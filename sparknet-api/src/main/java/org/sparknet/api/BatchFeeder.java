@@ -12,4 +12,13 @@ import org.sparknet.ndarray.NDArray;
 @FunctionalInterface
 public interface BatchFeeder {
   void fill(Map<String, NDArray> inputs);
+
+  /**
+   * Whether every feature value this feeder writes is known to be finite, so that the net need not
+   * read each batch to check (labels are still checked against their classes). False unless the
+   * feeder knows: {@link org.sparknet.api.data.ShardFeeder} over a shard it has scanned once.
+   */
+  default boolean writesFiniteFeatures() {
+    return false;
+  }
 }

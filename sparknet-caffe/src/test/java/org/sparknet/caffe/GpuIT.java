@@ -31,8 +31,10 @@ class GpuIT {
   }
 
   /**
-   * 50 LeNet steps on the GPU and on the CPU from the same weights and the same batches: each
-   * step's loss within 1e-3 relative, and test accuracy on 1,000 held-out digits within 0.5 point.
+   * 50 LeNet steps on the GPU and on the CPU from the same weights and the same batches: the first
+   * step's loss within 1e-4 relative (one pass from identical weights: only the order of the sums
+   * differs), every step's within 1e-2 (SGD carries those differences on: on the H100 the 30th
+   * step's losses were 1.9e-3 apart), and test accuracy on 1,000 held-out digits within 0.5 point.
    */
   @Test
   void fiftyLenetStepsOnTheGpuMatchTheCpu() {
@@ -49,7 +51,10 @@ class GpuIT {
         float c = cpu.train(1, cpuBatches);
         float g = gpu.train(1, gpuBatches);
         assertEquals(
-            c, g, 1e-3 * Math.abs(c), "loss of step " + step + ": CPU " + c + ", GPU " + g);
+            c,
+            g,
+            (step == 1 ? 1e-4 : 1e-2) * Math.abs(c),
+            "loss of step " + step + ": CPU " + c + ", GPU " + g);
       }
       float cpuAccuracy = cpu.test(10, new DigitFeeder(test, 0, false)).get("accuracy");
       float gpuAccuracy = gpu.test(10, new DigitFeeder(test, 0, false)).get("accuracy");

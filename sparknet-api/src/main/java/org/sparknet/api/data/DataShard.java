@@ -18,6 +18,7 @@ public final class DataShard implements Serializable {
   private final int count;
   private final float[] features;
   private final float[] labels;
+  private transient volatile Boolean featuresFinite;
 
   /**
    * @param features {@code count * featureSize} floats, row-major; not copied
@@ -148,6 +149,22 @@ public final class DataShard implements Serializable {
 
   public float label(int i) {
     return labels[i];
+  }
+
+  /**
+   * Whether every feature value is finite: scanned once, on first asking, so that feeding a batch
+   * need not read it again (a GPU step outruns a read of an AlexNet-sized batch).
+   */
+  public boolean featuresFinite() {
+    Boolean f = featuresFinite;
+    if (f == null) {
+      boolean all = true;
+      for (float v : features) {
+        all &= Float.isFinite(v);
+      }
+      featuresFinite = f = all;
+    }
+    return f;
   }
 
   /** The packed features, row-major (not a copy). */

@@ -152,6 +152,12 @@ public final class ShardFeeder implements BatchFeeder {
     return timeMajor ? data.dim(1) : data.dim(0);
   }
 
+  /** True when the shard's features are all finite (it scans them once). */
+  @Override
+  public boolean writesFiniteFeatures() {
+    return shard.featuresFinite();
+  }
+
   @Override
   public void fill(Map<String, NDArray> inputs) {
     NDArray data = inputs.get(dataBlob);

@@ -53,8 +53,9 @@ public final class InputFeeder {
         views.put(in.name(), NDArray.wrap(st, fed));
       }
       feeder.fill(Collections.unmodifiableMap(views));
+      boolean finite = feeder.writesFiniteFeatures();
       for (int i = 0; i < specs.size(); i++) {
-        finish(net, phase, specs.get(i), memory.get(i));
+        finish(net, phase, specs.get(i), memory.get(i), finite);
       }
     } finally {
       for (Storage st : storages) {
@@ -81,9 +82,11 @@ public final class InputFeeder {
   }
 
   /** Checks what the feeder wrote into {@code p}, then transforms it into the blob. */
-  private void finish(FloatNet net, Phase phase, InputBlob in, FloatPointer p) {
+  private void finish(FloatNet net, Phase phase, InputBlob in, FloatPointer p, boolean finite) {
     int fedCount = (int) Shape.of(in.feedShape()).size();
-    checkValues(in, p.position(0).capacity(fedCount).asBuffer(), phase);
+    if (!finite || in.numClasses() > 0) {
+      checkValues(in, p.position(0).capacity(fedCount).asBuffer(), phase);
+    }
     if (in.staged()) {
       FloatBlob b = net.blob_by_name(in.name());
       FloatPointer dst = b.mutable_cpu_data();
