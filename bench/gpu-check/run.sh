@@ -269,7 +269,7 @@ step_rates() { # rates HEAP ARGS...: GpuCheckRates on Fashion-MNIST
 
 step_section() {
   jrun 2g "$GC_MAIN_CP" org.sparknet.bench.loop.GpuCheckSection "$R" "$OUT/section-11.md" \
-    "bench/gpu-check/gpu-check $([[ "$MODE" == rehearsal ]] && echo rehearse || echo "$MODE")"
+    "bench/gpu-check/gpu-check $([[ "$MODE" == rehearsal ]] && echo rehearse || echo run)"
 }
 
 # If SparkNet found no CUDA library, name python's NVIDIA folders in SPARKNET_CUDA_LIBS and retry.

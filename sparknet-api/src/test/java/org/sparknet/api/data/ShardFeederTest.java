@@ -2,6 +2,7 @@ package org.sparknet.api.data;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,23 @@ class ShardFeederTest {
       }
     }
     return seen;
+  }
+
+  /**
+   * The feeder vouches for finite features only when its shard has none other, so that a shard with
+   * a NaN is still checked batch by batch and named there. Broken build this catches:
+   * featuresFinite returning true without scanning let the NaN shard through here.
+   */
+  @Test
+  void aShardVouchesForFiniteFeaturesOnlyWhenAllAreFinite() {
+    assertTrue(new ShardFeeder(shard(4), "data", "label", 1, 0, 0).writesFiniteFeatures());
+    List<Example> ex = new ArrayList<>();
+    ex.add(new Example(new float[] {1, 2}, 0));
+    ex.add(new Example(new float[] {Float.NaN, 2}, 1));
+    DataShard withNaN = DataShard.pack(0, ex.iterator());
+    assertFalse(new ShardFeeder(withNaN, "data", "label", 1, 0, 0).writesFiniteFeatures());
+    ex.set(1, new Example(new float[] {Float.NEGATIVE_INFINITY, 2}, 1));
+    assertFalse(DataShard.pack(0, ex.iterator()).featuresFinite());
   }
 
   @Test

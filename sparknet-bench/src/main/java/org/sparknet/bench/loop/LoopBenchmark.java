@@ -74,9 +74,7 @@ public final class LoopBenchmark {
     SparkSession spark =
         SparkSettings.apply(
                 SparkSession.builder()
-                    // One task slot per GPU for the gpu section's one-worker-per-GPU run.
-                    .master(
-                        "local[" + Math.max(WORKERS, opt.runs("gpu") ? GpuSection.gpus() : 0) + "]")
+                    .master("local[" + WORKERS + "]")
                     .appName("SparkNet loop benchmark"))
             .config("spark.ui.enabled", "false")
             .getOrCreate();
@@ -126,7 +124,6 @@ public final class LoopBenchmark {
         });
     s.put("fast", () -> new FastRecipeSection(run).run());
     s.put("hybrid", () -> new HybridSection(run).run());
-    s.put("gpu", () -> new GpuSection(run).run());
     s.put("weights", () -> new WeightPathSection(run).run());
     s.put("cluster", () -> new ClusterSection(run, split).run());
     s.put("compress", () -> new TrainingOptionsSection(run).compress());
