@@ -462,10 +462,8 @@ public final class CaffeNet implements Net {
       return;
     }
     closed = true;
-    // Caffe's objects are deleted in the mode and on the device they were built in: its Solver
-    // holds a Timer whose destructor destroys CUDA events when the thread's mode is GPU, events
-    // that exist only if it was GPU when the solver was built (a CPU net closed by a thread that
-    // last ran a GPU net crashed in cuEventDestroy).
+    // In the mode it was built in: Caffe's Solver has a Timer that destroys CUDA events in GPU
+    // mode.
     CaffeRuntime.useDevice(deviceId);
     transforms.close();
     testNet.close();
