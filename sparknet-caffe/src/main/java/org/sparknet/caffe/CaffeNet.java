@@ -462,9 +462,7 @@ public final class CaffeNet implements Net {
       return;
     }
     closed = true;
-    // In the mode it was built in: Caffe's Solver has a Timer that destroys CUDA events in GPU
-    // mode.
-    CaffeRuntime.useDevice(deviceId);
+    CaffeRuntime.useDevice(deviceId); // the mode it was built in: see PlainCaffeSolver#close
     transforms.close();
     testNet.close();
     solver.close();

@@ -72,7 +72,11 @@ public final class PlainCaffeSolver implements AutoCloseable {
   public void close() {
     if (!closed) {
       closed = true;
-      CaffeRuntime.useDevice(deviceId); // in the mode it was built in: see CaffeNet#close
+      // In the mode and on the device it was built in: Caffe's Solver holds a Timer whose
+      // destructor destroys CUDA events when the thread's mode is GPU, events that exist only if it
+      // was GPU when the solver was built (a CPU net closed by a thread that had just run a GPU net
+      // crashed in cuEventDestroy).
+      CaffeRuntime.useDevice(deviceId);
       solver.close();
     }
   }
