@@ -14,11 +14,12 @@ public interface BatchFeeder {
   void fill(Map<String, NDArray> inputs);
 
   /**
-   * Whether every feature value this feeder writes is known to be finite, so that the net need not
-   * read each batch to check (labels are still checked against their classes). False unless the
-   * feeder knows: {@link org.sparknet.api.data.ShardFeeder} over a shard it has scanned once.
+   * Whether every value this feeder writes (features and labels) is known to be finite, so that the
+   * net need not read each batch to check (class labels are still checked against their classes).
+   * False unless the feeder knows: {@link org.sparknet.api.data.ShardFeeder} over a shard it has
+   * scanned once.
    */
-  default boolean writesFiniteFeatures() {
+  default boolean writesFiniteValues() {
     return false;
   }
 }

@@ -18,7 +18,7 @@ public final class DataShard implements Serializable {
   private final int count;
   private final float[] features;
   private final float[] labels;
-  private transient volatile Boolean featuresFinite;
+  private transient volatile Boolean finite;
 
   /**
    * @param features {@code count * featureSize} floats, row-major; not copied
@@ -152,19 +152,24 @@ public final class DataShard implements Serializable {
   }
 
   /**
-   * Whether every feature value is finite: scanned once, on first asking, so that feeding a batch
-   * need not read it again (a GPU step outruns a read of an AlexNet-sized batch).
+   * Whether every feature and label is finite: scanned once, on first asking, so that feeding a
+   * batch need not read it again, a read a GPU step would wait for.
    */
-  public boolean featuresFinite() {
-    Boolean f = featuresFinite;
+  public boolean allFinite() {
+    Boolean f = finite;
     if (f == null) {
-      boolean all = true;
-      for (float v : features) {
-        all &= Float.isFinite(v);
-      }
-      featuresFinite = f = all;
+      f = allFinite(features) && allFinite(labels);
+      finite = f;
     }
     return f;
+  }
+
+  private static boolean allFinite(float[] values) {
+    boolean all = true;
+    for (float v : values) {
+      all &= Float.isFinite(v);
+    }
+    return all;
   }
 
   /** The packed features, row-major (not a copy). */

@@ -152,10 +152,10 @@ public final class ShardFeeder implements BatchFeeder {
     return timeMajor ? data.dim(1) : data.dim(0);
   }
 
-  /** True when the shard's features are all finite (it scans them once). */
+  /** True when the shard's features and labels are all finite (it scans them once). */
   @Override
-  public boolean writesFiniteFeatures() {
-    return shard.featuresFinite();
+  public boolean writesFiniteValues() {
+    return shard.allFinite();
   }
 
   @Override
@@ -207,7 +207,7 @@ public final class ShardFeeder implements BatchFeeder {
       labelBuffer = new float[batch];
     }
     // Each example straight from the shard into its row of the blob: one copy, not two through a
-    // staging array (a batch of AlexNet-sized images is 80 MB, which a GPU step outruns).
+    // staging array, since a GPU step waits for the batch.
     float[] features = shard.features();
     for (int r = 0; r < batch; r++) {
       int i = nextExample();

@@ -47,20 +47,24 @@ class ShardFeederTest {
   }
 
   /**
-   * The feeder vouches for finite features only when its shard has none other, so that a shard with
-   * a NaN is still checked batch by batch and named there. Broken build this catches:
-   * featuresFinite returning true without scanning let the NaN shard through here.
+   * The feeder vouches for finite values only when its shard has no other, features and labels
+   * alike (a regression label has no classes to be checked against), so that a shard with a NaN is
+   * still checked batch by batch and named there. Broken builds this catches: allFinite returning
+   * true without scanning let the NaN shard through here; scanning the features alone let the NaN
+   * label through.
    */
   @Test
-  void aShardVouchesForFiniteFeaturesOnlyWhenAllAreFinite() {
-    assertTrue(new ShardFeeder(shard(4), "data", "label", 1, 0, 0).writesFiniteFeatures());
+  void aShardVouchesForFiniteValuesOnlyWhenAllAreFinite() {
+    assertTrue(new ShardFeeder(shard(4), "data", "label", 1, 0, 0).writesFiniteValues());
     List<Example> ex = new ArrayList<>();
     ex.add(new Example(new float[] {1, 2}, 0));
     ex.add(new Example(new float[] {Float.NaN, 2}, 1));
     DataShard withNaN = DataShard.pack(0, ex.iterator());
-    assertFalse(new ShardFeeder(withNaN, "data", "label", 1, 0, 0).writesFiniteFeatures());
+    assertFalse(new ShardFeeder(withNaN, "data", "label", 1, 0, 0).writesFiniteValues());
     ex.set(1, new Example(new float[] {Float.NEGATIVE_INFINITY, 2}, 1));
-    assertFalse(DataShard.pack(0, ex.iterator()).featuresFinite());
+    assertFalse(DataShard.pack(0, ex.iterator()).allFinite());
+    ex.set(1, new Example(new float[] {1, 2}, Float.NaN));
+    assertFalse(DataShard.pack(0, ex.iterator()).allFinite(), "a NaN label");
   }
 
   @Test

@@ -53,7 +53,7 @@ public final class InputFeeder {
         views.put(in.name(), NDArray.wrap(st, fed));
       }
       feeder.fill(Collections.unmodifiableMap(views));
-      boolean finite = feeder.writesFiniteFeatures();
+      boolean finite = feeder.writesFiniteValues();
       for (int i = 0; i < specs.size(); i++) {
         finish(net, phase, specs.get(i), memory.get(i), finite);
       }
