@@ -18,10 +18,11 @@ import java.util.stream.Collectors;
  * libcaffe's own dependencies are already loaded, by soname, when JavaCPP loads it.
  *
  * @param cudart CUDA 11.8's runtime, the machine's or the shipped one
+ * @param runtimeShipped whether {@code cudart} is the one shipped in the GPU jar
  * @param found cuBLAS, cuRAND and cuDNN, in that order
  * @param searched the folders searched, in order
  */
-record CudaLibraries(Path cudart, List<Found> found, List<Path> searched) {
+record CudaLibraries(Path cudart, boolean runtimeShipped, List<Found> found, List<Path> searched) {
   static final String CUDART = "libcudart.so.11.0";
 
   /**
@@ -60,12 +61,10 @@ record CudaLibraries(Path cudart, List<Found> found, List<Path> searched) {
     }
     Path cudart = first(folders, CUDART);
     return new CudaLibraries(
-        cudart != null ? cudart : shippedCudart, List.copyOf(found.values()), List.copyOf(folders));
-  }
-
-  /** Whether the runtime is the one shipped in the GPU jar. */
-  boolean shippedRuntime(Path shippedCudart) {
-    return cudart.equals(shippedCudart);
+        cudart != null ? cudart : shippedCudart,
+        cudart == null,
+        List.copyOf(found.values()),
+        List.copyOf(folders));
   }
 
   Found get(CudaLibrary library) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -119,8 +120,25 @@ public record CudaSearchPath(
     }
   }
 
+  /**
+   * The folders that exist, each once: a second name of the same folder (/usr/local/cuda, a link to
+   * /usr/local/cuda-13.0) is not searched, nor named in messages, again.
+   */
   private static List<Path> existing(Set<Path> folders) {
-    return folders.stream().map(Path::normalize).distinct().filter(Files::isDirectory).toList();
+    Set<Path> real = new HashSet<>();
+    return folders.stream()
+        .map(Path::normalize)
+        .filter(Files::isDirectory)
+        .filter(f -> real.add(realPath(f)))
+        .toList();
+  }
+
+  private static Path realPath(Path folder) {
+    try {
+      return folder.toRealPath();
+    } catch (IOException e) {
+      return folder; // vanished since: compared by its name
+    }
   }
 
   /** The entries of {@code folder} matching {@code pattern}, newest version first. */

@@ -1,6 +1,5 @@
 package org.sparknet.caffe.internal;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.javacpp.Loader;
@@ -29,12 +28,10 @@ final class GpuReportLines {
     int driver = CudaNatives.driverVersion();
     out.add("driver: CUDA " + driver / 1000 + "." + driver % 1000 / 10);
     CudaLibraries libs = gpus.chain().libraries();
-    Path cudart = libs.cudart();
     out.add(
         "runtime: "
-            + cudart
-            + (cudart.getFileName().toString().equals(CudaLibraries.CUDART)
-                    && cudart.getParent().getFileName().toString().startsWith("sparknet-cuda-")
+            + libs.cudart()
+            + (libs.runtimeShipped()
                 ? " (CUDA 11.8's, shipped in the GPU jar)"
                 : " (the machine's)"));
     for (Found f : libs.found()) {

@@ -79,6 +79,7 @@ class CudaLibrariesTest {
       assertFalse(f.compat(), f.toString());
     }
     assertEquals(root.resolve("usr/local/cuda-11.8/lib64/libcudart.so.11.0"), libs.cudart());
+    assertFalse(libs.runtimeShipped());
     assertEquals(
         List.of(root.resolve("usr/local/cuda-11.8/lib64/libcublasLt.so.11")),
         libs.get(CudaLibrary.CUBLAS).companions());
@@ -103,6 +104,7 @@ class CudaLibrariesTest {
     assertTrue(cudnn.compat());
     assertEquals(2, cudnn.companions().size(), cudnn.companions().toString());
     assertEquals(root.resolve("shipped/libcudart.so.11.0"), libs.cudart());
+    assertTrue(libs.runtimeShipped());
     assertEquals(1, pythonAsked.get());
   }
 
@@ -182,6 +184,24 @@ class CudaLibrariesTest {
             + " needs libcublasLt.so.13 beside it, which is not there: install the whole of"
             + " cuBLAS 13 in that folder",
         e.getMessage());
+  }
+
+  /**
+   * /usr/local/cuda, the installer's link to /usr/local/cuda-13.0, is the same folder: searched and
+   * named once. Broken build this catches: without the real-path check both names were listed.
+   */
+  @Test
+  void aFolderReachedByALinkIsSearchedOnce() throws IOException {
+    Path real = files("usr/local/cuda-13.0/lib64", "libcublas.so.13", "libcublasLt.so.13");
+    Files.createSymbolicLink(root.resolve("usr/local/cuda"), root.resolve("usr/local/cuda-13.0"));
+    List<Path> folders = machine(Map.of(), null).folders();
+    assertEquals(
+        1,
+        folders.stream()
+            .filter(f -> f.endsWith("lib64") && f.toString().contains("usr/local/cuda"))
+            .count(),
+        folders.toString());
+    assertTrue(folders.contains(real) || folders.contains(root.resolve("usr/local/cuda/lib64")));
   }
 
   @Test
