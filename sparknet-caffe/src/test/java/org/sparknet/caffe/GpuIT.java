@@ -33,8 +33,9 @@ class GpuIT {
   /**
    * 50 LeNet steps on the GPU and on the CPU from the same weights and the same batches: the first
    * step's loss within 1e-4 relative (one pass from identical weights: only the order of the sums
-   * differs), every step's within 1e-2 (SGD carries those differences on: on the H100 the 30th
-   * step's losses were 1.9e-3 apart), and test accuracy on 1,000 held-out digits within 0.5 point.
+   * differs), every step's within 1e-2 (SGD carries those differences from step to step and they
+   * grow; BENCHMARKS section 11 gives what a GPU run measured), and test accuracy on 1,000 held-out
+   * digits within 0.5 point.
    */
   @Test
   void fiftyLenetStepsOnTheGpuMatchTheCpu() {

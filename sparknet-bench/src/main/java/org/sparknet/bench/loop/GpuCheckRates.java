@@ -148,8 +148,8 @@ public final class GpuCheckRates {
                     .master("local[" + workers + "]")
                     .appName("SparkNet GPU check"))
             .config("spark.ui.enabled", "false")
-            // Every weight of every worker comes to the driver each round (16 AlexNet-sized
-            // workers: 3.9 GB), above Spark's default 1 GB limit.
+            // Every weight of every worker comes to the driver each round: many AlexNet-sized
+            // workers bring more than Spark's default limit of results.
             .config("spark.driver.maxResultSize", "0")
             .getOrCreate();
     try {
