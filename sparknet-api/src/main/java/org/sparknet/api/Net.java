@@ -91,6 +91,16 @@ public interface Net extends AutoCloseable {
   }
 
   /**
+   * Sets the solver's {@code max_iter}: the end of the learning-rate policies that depend on it
+   * ({@code poly}), which a run planned by time moves as it re-plans. The steps themselves are
+   * counted by the trainer, not stopped by the engine. Returns false when the engine has no such
+   * setting (its policies do not depend on an end).
+   */
+  default boolean setMaxIterations(long maxIterations) {
+    return false;
+  }
+
+  /**
    * Whether this engine can export and import its solver state ({@link #getSolverState()}, {@link
    * #setSolverState(SolverState)}). The trainer checkpoints solver states only when it can.
    */

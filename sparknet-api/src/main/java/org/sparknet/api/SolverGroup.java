@@ -342,6 +342,17 @@ public final class SolverGroup implements Net {
     return first().iteration();
   }
 
+  /** Sets every member's max_iter; true when each of them has the setting. */
+  @Override
+  public boolean setMaxIterations(long maxIterations) {
+    checkOpen();
+    boolean all = true;
+    for (Net m : members) {
+      all &= m.setMaxIterations(maxIterations);
+    }
+    return all;
+  }
+
   @Override
   public boolean hasSolverState() {
     return first().hasSolverState();

@@ -368,6 +368,14 @@ public final class CaffeNet implements Net {
     return LearningRates.at(solver.param(), iteration);
   }
 
+  /** Caffe's solver reads {@code max_iter} afresh at every step's learning rate. */
+  @Override
+  public boolean setMaxIterations(long maxIterations) {
+    checkOpen();
+    LearningRates.setMaxIter(solver.param(), maxIterations, plan.netName());
+    return true;
+  }
+
   /**
    * The solver's history (SGD momentum; the squared-gradient and update averages of the adaptive
    * solvers) as a heap copy, keyed like {@link #getWeights()}; solvers that keep more than one
@@ -474,12 +482,6 @@ public final class CaffeNet implements Net {
       return "CaffeNet{" + plan.netName() + ", closed}";
     }
     // What a notebook user wants to see: inputs, learnable layers, size and training state.
-    Map<String, Long> perLayer = new LinkedHashMap<>();
-    long total = 0;
-    for (LearnableParams.Param p : params.list()) {
-      perLayer.merge(p.layer(), p.shape().size(), Long::sum);
-      total += p.shape().size();
-    }
     StringBuilder sb = new StringBuilder("CaffeNet '").append(plan.netName()).append("'");
     sb.append(
         String.format(
@@ -488,12 +490,10 @@ public final class CaffeNet implements Net {
             plan.solverType(),
             definition.device(),
             solver.iter(),
-            total));
+            params.total()));
     sb.append("  inputs (train) ").append(inputShapes(Phase.TRAIN)).append('\n');
     sb.append("  inputs (test)  ").append(inputShapes(Phase.TEST)).append('\n');
-    for (Map.Entry<String, Long> e : perLayer.entrySet()) {
-      sb.append(String.format(Locale.ROOT, "  %-12s %,12d\n", e.getKey(), e.getValue()));
-    }
+    sb.append(params.sizesByLayer());
     return sb.toString();
   }
 }

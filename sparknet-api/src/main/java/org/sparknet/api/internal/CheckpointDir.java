@@ -39,6 +39,14 @@ public final class CheckpointDir {
     this.fs = this.dir.getFileSystem(conf);
   }
 
+  /**
+   * Checks that checkpoints can be written here, before a run trains (see {@link
+   * StoragePath#checkWritable}).
+   */
+  public void checkWritable() {
+    StoragePath.checkWritable(fs, dir, true, "The checkpoint directory");
+  }
+
   private static String fileName(int round) {
     return String.format("round-%06d.ckpt", round);
   }

@@ -53,7 +53,7 @@ public final class DriverRound {
    * @param solverStates null, except in the first round after a resume with solver states
    * @param sumOnDriver bring every result to the driver and average in partition order
    *     (reproducible, one stage); else {@code treeAggregate} on the executors
-   * @param tau the round's solver steps per worker, or 0 when the round is timed
+   * @param steps the round's solver steps per worker
    */
   public record Start(
       int round,
@@ -62,7 +62,7 @@ public final class DriverRound {
       long weightsToken,
       SolverState[] solverStates,
       boolean sumOnDriver,
-      int tau) {}
+      RoundSteps steps) {}
 
   /** The round's combined results and the driver's share of its time. */
   public record Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {}
@@ -99,7 +99,7 @@ public final class DriverRound {
             start.positions(),
             start.weightsToken(),
             states,
-            start.tau(),
+            start.steps(),
             localKey);
     try {
       if (start.sumOnDriver()) {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -41,10 +42,25 @@ public final class MetricsLog implements AutoCloseable {
   }
 
   /**
+   * The log of {@code uri}, {@link #start started} for a run resumed at {@code resumedRound} (0: a
+   * new run), or null when there is no file.
+   */
+  public static MetricsLog started(Optional<String> uri, Configuration conf, int resumedRound) {
+    if (uri.isEmpty()) {
+      return null;
+    }
+    MetricsLog log = new MetricsLog(uri.get(), conf);
+    log.start(resumedRound);
+    return log;
+  }
+
+  /**
    * Reads the lines a resumed run keeps: those of rounds up to {@code resumedRound} (none for a new
-   * run). The file is not touched until the first {@link #append}.
+   * run), and checks that the file can be written, so that a run does not train before finding out
+   * that it cannot log; the file itself is not touched until the first {@link #append}.
    */
   public void start(int resumedRound) {
+    StoragePath.checkWritable(fs, path, false, "The metrics file");
     try {
       kept = resumedRound > 0 ? linesUpTo(resumedRound) : List.of();
     } catch (IOException e) {

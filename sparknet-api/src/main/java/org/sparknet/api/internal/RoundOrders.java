@@ -8,13 +8,14 @@ import org.sparknet.api.SolverState;
  * What changes from round to round for the workers: the round number, the weights to start from
  * (broadcast once per round, or handed over in this JVM in local mode), each partition's position
  * in its data, the token of the trainer's weights (it changes when they are replaced from outside
- * the loop, so elastic workers restart from them), the round's tau (it changes from round to round
- * when tau adapts) and, in the first round after a resume, the solver states to restore.
+ * the loop, so elastic workers restart from them), the round's steps (tau changes from round to
+ * round when it adapts, and the last round of a budget is shortened) and, in the first round after
+ * a resume, the solver states to restore.
  *
  * @param weights the broadcast centre, or null when it is handed over in this JVM ({@code
  *     localKey})
  * @param solverStates null except in the first round after a resume with solver states
- * @param tau solver steps each worker runs this round, or 0 when the round is timed
+ * @param steps the solver steps each worker runs this round
  * @param localKey the round's key in {@link LocalHandoff} (local mode), or null on a cluster
  */
 public record RoundOrders(
@@ -23,7 +24,7 @@ public record RoundOrders(
     long[] positions,
     long weightsToken,
     Broadcast<SolverState[]> solverStates,
-    int tau,
+    RoundSteps steps,
     String localKey)
     implements Serializable {
   private static final long serialVersionUID = 1L;

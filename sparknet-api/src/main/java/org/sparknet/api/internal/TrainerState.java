@@ -64,11 +64,17 @@ public final class TrainerState {
    * What the next round starts from.
    *
    * @param sumOnDriver see {@link DriverRound.Start#sumOnDriver()}
-   * @param tau the round's steps per worker, or 0 when it is timed
+   * @param steps the round's steps per worker
    */
-  public DriverRound.Start nextRound(boolean sumOnDriver, int tau) {
+  public DriverRound.Start nextRound(boolean sumOnDriver, RoundSteps steps) {
     return new DriverRound.Start(
-        round + 1, weights, positions.clone(), weightsToken, pendingSolverStates, sumOnDriver, tau);
+        round + 1,
+        weights,
+        positions.clone(),
+        weightsToken,
+        pendingSolverStates,
+        sumOnDriver,
+        steps);
   }
 
   /** Replaces the weights from outside the loop (set by the user, a warm start). */

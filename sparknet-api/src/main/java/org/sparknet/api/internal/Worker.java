@@ -127,7 +127,12 @@ public final class Worker {
         plan.blobs().shuffled(shard, plan.seed(), partition, orders.positionOf(partition));
     // On this task's thread: Caffe's generator is per thread (TaskSeeds).
     net.reseed(TaskSeeds.of(plan.seed(), orders.round(), partition));
-    Steps steps = orders.tau() > 0 ? steps(orders.tau(), feeder) : timedSteps(plan, feeder, t1);
+    RoundSteps planned = orders.steps();
+    if (planned.maxIterations() > 0) {
+      net.setMaxIterations(planned.maxIterations());
+    }
+    Steps steps =
+        planned.tau() > 0 ? steps(planned.tau(), feeder) : timedSteps(plan, planned, feeder, t1);
     long t2 = System.nanoTime();
     lastRound = orders.round();
     Sent sent = send(plan, centre, steps.lossSum, feeder.examplesFed());
@@ -160,15 +165,20 @@ public final class Worker {
     return new Steps(tau, (double) loss * feeder.examplesFed());
   }
 
-  /** Steps until {@code plan.tauSeconds()} have passed since {@code start} (at least one). */
-  private Steps timedSteps(WorkerPlan plan, ShardFeeder feeder, long start) {
+  /**
+   * Steps until {@code plan.tauSeconds()} have passed since {@code start} (at least one), or until
+   * the round's step cap.
+   */
+  private Steps timedSteps(WorkerPlan plan, RoundSteps planned, ShardFeeder feeder, long start) {
     long deadline = start + (long) (plan.tauSeconds() * 1e9);
     double perStepSum = 0;
     long n = 0;
     do {
       perStepSum += net.train(1, feeder);
       n++;
-    } while (System.nanoTime() < deadline && Double.isFinite(perStepSum));
+    } while (System.nanoTime() < deadline
+        && Double.isFinite(perStepSum)
+        && planned.allowsAnother(n));
     return new Steps(n, perStepSum / n * feeder.examplesFed());
   }
 

@@ -16,7 +16,7 @@ import org.sparknet.api.data.InputBlobs;
  * @param definition the trainer's definition; each partition builds its net with {@link
  *     #definitionFor}
  * @param tau solver steps of the first round (every round unless tau adapts: the round's own tau
- *     travels in {@link RoundOrders#tau()}), or 0 when the round is timed
+ *     travels in {@link RoundOrders#steps()}), or 0 when the round is timed
  * @param tauSeconds seconds of training per round, or 0 when tau counts steps
  * @param seed seed of the data order
  * @param elastic elastic averaging: workers keep their own weights and send {@code w_i - c}

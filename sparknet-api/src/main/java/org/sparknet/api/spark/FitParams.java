@@ -13,6 +13,8 @@ import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.sparknet.api.train.RoundListener;
+import org.sparknet.api.train.TimeBudget;
+import scala.runtime.AbstractFunction1;
 
 /**
  * What only an estimator's {@code fit} reads, held for the accessor methods of {@link
@@ -27,6 +29,7 @@ public final class FitParams implements Serializable {
   final BooleanParam verbose;
   final Param<String> initialWeights;
   final DoubleParam maxEpochs;
+  final Param<String> timeBudget;
   final Param<String> targetMetric;
   final DoubleParam targetValue;
   final IntParam earlyStoppingPatience;
@@ -55,6 +58,14 @@ public final class FitParams implements Serializable {
             "maxEpochs",
             "stop after this many passes over the training data; 0: no epoch limit",
             ParamValidators.gtEq(0));
+    timeBudget =
+        new Param<>(
+            owner,
+            "timeBudget",
+            "wall-clock budget of fit (90s, 5m, 1h30m), counted from the trainer's start: the"
+                + " steps are planned from the measured pace to end inside it, a poly learning rate"
+                + " reaches 0 at the last of them; empty: none",
+            new DurationOrEmpty());
     targetMetric =
         new Param<>(
             owner,
@@ -111,6 +122,7 @@ public final class FitParams implements Serializable {
     owner.setDefault(verbose, (Object) true);
     owner.setDefault(initialWeights, "");
     owner.setDefault(maxEpochs, (Object) 0.0);
+    owner.setDefault(timeBudget, "");
     owner.setDefault(targetMetric, "");
     owner.setDefault(earlyStoppingPatience, (Object) 0);
     owner.setDefault(validationCol, "");
@@ -118,6 +130,21 @@ public final class FitParams implements Serializable {
     owner.setDefault(adaptiveTau, (Object) false);
     owner.setDefault(maxOverhead, (Object) 0.05);
     owner.setDefault(tauMax, (Object) 1000);
+  }
+
+  /** The timeBudget validator: empty, or a duration {@link TimeBudget#parseDuration} reads. */
+  private static final class DurationOrEmpty extends AbstractFunction1<String, Object>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object apply(String v) {
+      try {
+        return v.isBlank() || TimeBudget.parseDuration(v, "timeBudget") != null;
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+    }
   }
 
   List<RoundListener> listeners() {

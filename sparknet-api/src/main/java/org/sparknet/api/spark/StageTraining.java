@@ -13,6 +13,7 @@ import org.sparknet.api.train.RoundListener;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.RoundProgress;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TimeBudget;
 import org.sparknet.api.train.TrainerConfig;
 
 /** The fit of every SparkNet estimator: the params turned into a trainer run. */
@@ -97,6 +98,12 @@ final class StageTraining {
     if (p.getMaxEpochs() > 0) {
       b.optMaxEpochs(p.getMaxEpochs());
     }
+    boolean budgeted = !p.getTimeBudget().isBlank();
+    if (budgeted) {
+      b.optTimeBudget(
+          TimeBudget.of(
+              TimeBudget.parseDuration(p.getTimeBudget(), "Stage " + p.uid() + ": timeBudget")));
+    }
     String target = p.getTargetMetric();
     if (!target.isBlank()) {
       if (!p.isDefined(p.targetValue())) {
@@ -117,12 +124,12 @@ final class StageTraining {
               + " no validation rows; set validationFraction or validationCol, or call"
               + " setValidationData(...)");
     }
-    if (p.getMaxRounds() == 0 && p.getMaxEpochs() == 0 && !watches) {
+    if (p.getMaxRounds() == 0 && p.getMaxEpochs() == 0 && !watches && !budgeted) {
       throw new IllegalArgumentException(
           "Stage "
               + p.uid()
-              + " has no stop criterion: maxRounds is 0 (no limit) and maxEpochs, targetMetric"
-              + " and earlyStoppingPatience are unset; set one");
+              + " has no stop criterion: maxRounds is 0 (no limit) and maxEpochs, timeBudget,"
+              + " targetMetric and earlyStoppingPatience are unset; set one");
     }
   }
 }

@@ -71,6 +71,24 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   /**
+   * Fit ends inside this wall-clock budget ({@code 90s}, {@code 5m}, {@code 1h30m}), counted from
+   * the trainer's start, as {@link org.sparknet.api.train.TimeBudget} plans it; empty (default):
+   * none. The other limits (maxRounds, maxEpochs) still apply: set maxRounds to 0 to train by time
+   * alone.
+   */
+  default Param<String> timeBudget() {
+    return fitParams().timeBudget;
+  }
+
+  default String getTimeBudget() {
+    return (String) getOrDefault(timeBudget());
+  }
+
+  default S setTimeBudget(String duration) {
+    return (S) set(timeBudget(), duration);
+  }
+
+  /**
    * The validation output (a TEST-phase output of the net, e.g. "accuracy" or "loss") that stops
    * training once it reaches {@code targetValue}, and that early stopping watches; empty (default):
    * none, and early stopping watches "loss". Needs validation rows.

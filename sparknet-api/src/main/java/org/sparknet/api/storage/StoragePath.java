@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -302,6 +303,43 @@ public final class StoragePath implements Serializable {
     return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
   }
 
+  /**
+   * Checks, before a run starts, that it will be able to write here later: the directory (this
+   * path, or its parent for a file) is made with its parents, and a probe file is written in it and
+   * removed. {@code what} names the setting in the error ("--checkpoint", "The metrics file").
+   *
+   * @throws IllegalArgumentException naming {@code what}, the URI and the reason: no permission, a
+   *     file where a directory must be (or the reverse), or the file system's own message
+   */
+  public void checkWritable(boolean directory, String what) {
+    checkWritable(fileSystem(), hadoopPath(), directory, what);
+  }
+
+  /** {@link #checkWritable(boolean, String)} for {@code target} on {@code fs}. */
+  public static void checkWritable(FileSystem fs, Path target, boolean directory, String what) {
+    Path dir = directory || target.getParent() == null ? target : target.getParent();
+    FileSystem raw = withoutChecksums(fs);
+    try {
+      if (raw.exists(target) && raw.getFileStatus(target).isDirectory() != directory) {
+        throw new IllegalArgumentException(
+            String.format(
+                "%s %s is a %s, but a %s is written there; choose another path",
+                what, target, directory ? "file" : "directory", directory ? "directory" : "file"));
+      }
+      if (!raw.mkdirs(dir)) {
+        throw new IOException("mkdirs returned false");
+      }
+      Path probe = new Path(dir, "_sparknet-write-check-" + UUID.randomUUID());
+      try (OutputStream out = raw.create(probe, false)) {
+        out.write(0);
+      }
+      raw.delete(probe, false);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          what + ": " + problem(dir.toString(), "write in", e).getMessage(), e);
+    }
+  }
+
   /** Makes this directory and its parents. */
   public void mkdirs() {
     try {
@@ -327,6 +365,10 @@ public final class StoragePath implements Serializable {
    * no permission, or the file system's own message.
    */
   public IllegalArgumentException problem(String action, IOException e) {
+    return problem(uri, action, e);
+  }
+
+  private static IllegalArgumentException problem(String uri, String action, IOException e) {
     if (e instanceof FileNotFoundException) {
       return new IllegalArgumentException(uri + " does not exist", e);
     }

@@ -5,7 +5,13 @@ final class DeterministicTraining {
   private DeterministicTraining() {}
 
   /** Throws when a setting would make a run, or its resume, differ from run to run. */
-  static void check(double tauSeconds, double maxOverhead, Averaging averaging) {
+  static void check(
+      double tauSeconds, double maxOverhead, Averaging averaging, TimeBudget timeBudget) {
+    if (timeBudget != null) {
+      throw new IllegalArgumentException(
+          "Deterministic training cannot have a time budget (optTimeBudget): the steps it plans"
+              + " depend on the machine's speed; use optMaxIterations or drop optDeterministic");
+    }
     if (tauSeconds > 0) {
       throw new IllegalArgumentException(
           "Deterministic training needs tau in steps (optTau), not seconds (optTauSeconds)");

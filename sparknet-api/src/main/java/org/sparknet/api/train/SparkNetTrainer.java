@@ -1,6 +1,7 @@
 package org.sparknet.api.train;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.sparknet.api.internal.BroadcastReleaser;
 import org.sparknet.api.internal.DriverRound;
 import org.sparknet.api.internal.MetricsLog;
 import org.sparknet.api.internal.PackedData;
+import org.sparknet.api.internal.RoundSteps;
 import org.sparknet.api.internal.TestJob;
 import org.sparknet.api.internal.TrainerState;
 import org.sparknet.api.internal.WeightLayout;
@@ -72,7 +74,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final WorkerPlan plan;
   private final TrainerCheckpoints checkpoints;
   private final StopRules stopRules;
-  private final TauSchedule tauSchedule;
+  private final RoundPlan roundPlan;
   private final MetricsLog metricsLog;
   private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
   private final BroadcastReleaser releaser =
@@ -106,15 +108,12 @@ public final class SparkNetTrainer implements AutoCloseable {
       this.plan = WorkerPlans.of(cfg, trainerId, layout);
       this.checkpoints = new TrainerCheckpoints(sc, cfg, trainerId, workers);
       this.stopRules = new StopRules(cfg);
-      this.tauSchedule = TauSchedule.of(cfg);
+      this.roundPlan = new RoundPlan(cfg);
       if (cfg.checkpointDir().isPresent()) {
         warmStartDone = checkpoints.resume(cfg.checkpointDir().get(), state);
       }
       this.metricsLog =
-          cfg.metricsFile().map(f -> new MetricsLog(f, sc.hadoopConfiguration())).orElse(null);
-      if (metricsLog != null) {
-        metricsLog.start(state.round());
-      }
+          MetricsLog.started(cfg.metricsFile(), sc.hadoopConfiguration(), state.round());
     } catch (RuntimeException e) {
       driverNet.close();
       throw e;
@@ -186,15 +185,18 @@ public final class SparkNetTrainer implements AutoCloseable {
       }
     }
     int r = state.round() + 1;
-    int tau = tauSchedule.next();
-    sc.setJobDescription(RoundResults.jobDescription(r, plannedRounds, tauText()));
+    RoundSteps steps = roundPlan.next(state.iteration());
+    if (steps.maxIterations() > 0) {
+      driverNet.setMaxIterations(steps.maxIterations()); // for the learning rate it reports
+    }
+    sc.setJobDescription(RoundResults.jobDescription(r, plannedRounds, roundPlan.tauText()));
     long start = System.nanoTime();
     DriverRound.Outcome outcome;
     try {
       outcome =
           rounds.run(
               state.nextRound(
-                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove(), tau));
+                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove(), steps));
     } finally {
       sc.setJobDescription(null);
     }
@@ -203,8 +205,8 @@ public final class SparkNetTrainer implements AutoCloseable {
     long combineNanos = outcome.combineNanos() + System.nanoTime() - c0;
     state.completeRound(next, outcome.totals());
     long wallMillis = (System.nanoTime() - start) / 1_000_000;
-    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, tau);
-    tauSchedule.observe(m);
+    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, steps.tau());
+    roundPlan.observe(m);
     LOG.info("SparkNet {}", m.summary());
     afterRound(m);
     return m;
@@ -241,48 +243,55 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
   }
 
-  /** Runs {@code rounds} more rounds. */
+  /**
+   * Runs {@code rounds} more rounds, fewer when the run's steps are spent ({@link #budgetSpent}).
+   */
   public List<RoundMetrics> train(int rounds) {
     if (rounds < 0) {
       throw new IllegalArgumentException("rounds must be >= 0 but was " + rounds);
     }
+    if (rounds == 0) {
+      return List.of();
+    }
     plannedRounds = state.round() + rounds;
     try {
-      List<RoundMetrics> history = new ArrayList<>();
-      for (int i = 0; i < rounds; i++) {
-        history.add(trainRound());
-      }
-      return history;
+      return train(StopCondition.afterRounds(rounds));
     } finally {
       plannedRounds = 0;
     }
   }
 
-  /** Runs rounds until {@code stop} says so (checked after each round). */
+  /** Runs rounds until {@code stop} says so (checked after each round) or the steps are spent. */
   public List<RoundMetrics> train(StopCondition stop) {
     Objects.requireNonNull(stop, "stop");
     List<RoundMetrics> history = new ArrayList<>();
-    while (true) {
+    while (!budgetSpent()) {
       RoundMetrics m = trainRound();
       history.add(m);
       if (stop.shouldStop(m, history)) {
-        return history;
+        break;
       }
     }
+    return history;
+  }
+
+  /** Whether the run is at its last step (max iterations, or its time budget's plan). */
+  public boolean budgetSpent() {
+    return roundPlan.spent(state.iteration());
+  }
+
+  /** The step the run will stop at (as planned now, for a time budget), or 0 when unbounded. */
+  public long plannedIterations() {
+    return roundPlan.limit();
   }
 
   /**
    * Runs rounds until one of the config's stop criteria holds: max rounds (counted from the very
-   * first round, resumed ones included), max epochs, max iterations, the target metric, early
-   * stopping.
+   * first round, resumed ones included), max epochs, max iterations, the time budget, the target
+   * metric, early stopping.
    */
   public List<RoundMetrics> train() {
-    if (!stopRules.any()) {
-      throw new IllegalStateException(
-          "train() needs a stop criterion in the config (optMaxRounds, optMaxEpochs,"
-              + " optMaxIterations, optTargetMetric or optEarlyStoppingPatience); or call"
-              + " train(rounds)");
-    }
+    stopRules.requireAny();
     if (cfg.maxRounds() > 0 && state.round() >= cfg.maxRounds()) {
       return List.of();
     }
@@ -307,7 +316,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     sc.setJobDescription("SparkNet test after round " + state.round());
     try {
-      return TestJob.run(sc, plan, state.weights(), validation).means();
+      return roundPlan.timedTest(() -> TestJob.run(sc, plan, state.weights(), validation).means());
     } finally {
       sc.setJobDescription(null);
     }
@@ -375,11 +384,9 @@ public final class SparkNetTrainer implements AutoCloseable {
     if (training == null) {
       throw new IllegalStateException("No training data: call setTrainingData(...) first");
     }
-    List<WeightCollection> out = new ArrayList<>();
-    for (float[] w : WorkerJobs.weights(training, trainerId, state.layout(), state.round())) {
-      out.add(w == null ? null : state.layout().toCollection(w));
-    }
-    return out;
+    return Arrays.stream(WorkerJobs.weights(training, trainerId, state.layout(), state.round()))
+        .map(w -> w == null ? null : state.layout().toCollection(w))
+        .toList();
   }
 
   public void addListener(RoundListener listener) {
@@ -428,11 +435,6 @@ public final class SparkNetTrainer implements AutoCloseable {
     return trainerId;
   }
 
-  private String tauText() {
-    int tau = tauSchedule.next();
-    return tau > 0 ? tau + (tauSchedule.adapts() ? " (adaptive)" : "") : cfg.tauSeconds() + "s";
-  }
-
   /** One line for notebooks: net, workers, schedule, averaging, progress and data sizes. */
   @Override
   public String toString() {
@@ -443,7 +445,7 @@ public final class SparkNetTrainer implements AutoCloseable {
         closed ? cfg.netDefinition().engine() + " net" : driverNet.name(),
         state.layout().size(),
         workers,
-        tauText(),
+        roundPlan.tauText(),
         cfg.averaging(),
         state.round(),
         state.iteration(),

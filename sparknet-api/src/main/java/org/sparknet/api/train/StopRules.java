@@ -1,5 +1,6 @@
 package org.sparknet.api.train;
 
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,27 @@ final class StopRules {
         || cfg.maxEpochs() > 0
         || cfg.maxIterations() > 0
         || cfg.targetMetric().isPresent()
-        || cfg.earlyStoppingPatience() > 0;
+        || cfg.earlyStoppingPatience() > 0
+        || cfg.timeBudget().isPresent();
+  }
+
+  /** Throws when the config has no criterion at all, naming the settings that make one. */
+  void requireAny() {
+    if (!any()) {
+      throw new IllegalStateException(
+          "train() needs a stop criterion in the config (optMaxRounds, optMaxEpochs,"
+              + " optMaxIterations, optTimeBudget, optTargetMetric or optEarlyStoppingPatience); or"
+              + " call train(rounds)");
+    }
+  }
+
+  /**
+   * Whether a smaller value of {@code metric} is better: names containing "loss" or "error" are
+   * minimised, everything else (accuracy) maximised.
+   */
+  static boolean lowerIsBetter(String metric) {
+    String m = metric.toLowerCase(Locale.ROOT);
+    return m.contains("loss") || m.contains("error");
   }
 
   boolean shouldStop(RoundMetrics m) {
@@ -61,7 +82,7 @@ final class StopRules {
   }
 
   private boolean targetReached(String metric, float v, int round) {
-    boolean lower = TrainerConfig.lowerIsBetter(metric);
+    boolean lower = lowerIsBetter(metric);
     if (cfg.targetMetric().isPresent()
         && (lower ? v <= cfg.targetValue() : v >= cfg.targetValue())) {
       LOG.info("Target {} {} reached in round {}: {}", metric, cfg.targetValue(), round, v);
@@ -74,7 +95,7 @@ final class StopRules {
     if (cfg.earlyStoppingPatience() == 0) {
       return false;
     }
-    boolean lower = TrainerConfig.lowerIsBetter(metric);
+    boolean lower = lowerIsBetter(metric);
     if (Double.isNaN(best) || (lower ? v < best : v > best)) {
       best = v;
       validationsSinceBest = 0;

@@ -52,16 +52,18 @@ final class TrainerCheckpoints {
   }
 
   /**
-   * Restores {@code state} from the newest checkpoint in {@code dir}; returns false when there is
-   * none.
+   * Checks that checkpoints can be written in {@code dir}, then restores {@code state} from the
+   * newest checkpoint there; returns false when there is none.
    *
-   * @throws IllegalArgumentException when the checkpoint was written for another net definition,
-   *     weight layout or worker count
+   * @throws IllegalArgumentException when {@code dir} cannot be written, or the checkpoint was
+   *     written for another net definition, weight layout or worker count
    */
   boolean resume(String dir, TrainerState state) {
     Checkpoint c;
     try {
-      c = new CheckpointDir(dir, sc.hadoopConfiguration()).readLatest();
+      CheckpointDir checkpoints = new CheckpointDir(dir, sc.hadoopConfiguration());
+      checkpoints.checkWritable();
+      c = checkpoints.readLatest();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the checkpoints in " + dir, e);
     }

@@ -34,6 +34,7 @@ public final class TrainerConfig implements Serializable {
   private final int maxRounds;
   private final double maxEpochs;
   private final long maxIterations;
+  private final TimeBudget timeBudget;
   private final String targetMetric;
   private final double targetValue;
   private final int earlyStoppingPatience;
@@ -63,6 +64,7 @@ public final class TrainerConfig implements Serializable {
     this.maxRounds = b.maxRounds;
     this.maxEpochs = b.maxEpochs;
     this.maxIterations = b.maxIterations;
+    this.timeBudget = b.timeBudget;
     this.targetMetric = b.targetMetric;
     this.targetValue = b.targetValue;
     this.earlyStoppingPatience = b.earlyStoppingPatience;
@@ -86,10 +88,7 @@ public final class TrainerConfig implements Serializable {
     return netDefinition;
   }
 
-  /**
-   * Solver steps per worker per round (the first round's when tau adapts), or 0 when the round is
-   * timed ({@link #tauSeconds()}).
-   */
+  /** Steps per worker per round (the first round's when tau adapts), or 0 for timed rounds. */
   public int tau() {
     return tau;
   }
@@ -175,6 +174,10 @@ public final class TrainerConfig implements Serializable {
     return maxIterations;
   }
 
+  public Optional<TimeBudget> timeBudget() {
+    return Optional.ofNullable(timeBudget);
+  }
+
   public Optional<String> targetMetric() {
     return Optional.ofNullable(targetMetric);
   }
@@ -221,15 +224,6 @@ public final class TrainerConfig implements Serializable {
     return groupSize;
   }
 
-  /**
-   * Whether a smaller value of {@code metric} is better: names containing "loss" or "error" are
-   * minimised, everything else (accuracy) maximised.
-   */
-  public static boolean lowerIsBetter(String metric) {
-    String m = metric.toLowerCase(Locale.ROOT);
-    return m.contains("loss") || m.contains("error");
-  }
-
   @Override
   public String toString() {
     String schedule =
@@ -239,7 +233,7 @@ public final class TrainerConfig implements Serializable {
             : tau > 0 ? "tau " + tau + " steps" : "tau " + tauSeconds + " s";
     return String.format(
         Locale.ROOT,
-        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s}",
+        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s%s}",
         netDefinition.engine(),
         schedule,
         workers == 0 ? "default" : workers,
@@ -247,7 +241,8 @@ public final class TrainerConfig implements Serializable {
         seed,
         groupSize > 1 ? ", groups of " + groupSize : "",
         compression != Compression.NONE ? ", compress " + compression.cliName() : "",
-        deterministic ? ", deterministic" : "");
+        deterministic ? ", deterministic" : "",
+        timeBudget != null ? ", " + timeBudget : "");
   }
 
   /** Builds a {@link TrainerConfig}. */
@@ -266,6 +261,7 @@ public final class TrainerConfig implements Serializable {
     private int maxRounds;
     private double maxEpochs;
     private long maxIterations;
+    private TimeBudget timeBudget;
     private String targetMetric;
     private double targetValue;
     private int earlyStoppingPatience;
@@ -400,6 +396,12 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
+    /** Ends the run inside {@code budget}, as {@link TimeBudget} plans; other limits apply too. */
+    public Builder optTimeBudget(TimeBudget budget) {
+      this.timeBudget = Objects.requireNonNull(budget, "budget");
+      return this;
+    }
+
     /**
      * Stop once the validation metric {@code name} reaches {@code value} (at most for names with
      * "loss" or "error", at least for others). Needs validation data and a validation interval.
@@ -481,7 +483,7 @@ public final class TrainerConfig implements Serializable {
             "TrainerConfig needs a net definition: call setNetDefinition(...) before build()");
       }
       if (deterministic) {
-        DeterministicTraining.check(tauSeconds, maxOverhead, averaging);
+        DeterministicTraining.check(tauSeconds, maxOverhead, averaging, timeBudget);
       }
       if (targetMetric != null && validationInterval == 0) {
         throw new IllegalArgumentException(

@@ -26,13 +26,16 @@ import org.sparknet.ndarray.Shape;
  * {@code batch}, {@code testBatch} (default: batch), {@code lr}, {@code momentum} (default 0),
  * {@code init} (std of the initial weights, default 0.01; drawn from the definition's seed), {@code
  * stepsize} and {@code gamma} (Caffe's "step" policy, {@code lr gamma^floor(iter / stepsize)};
- * default: a fixed rate), and {@code stepMillis} (a sleep in every training step, default 0: a
- * stand-in for a slow engine or a slow machine). {@link #slowDown} adds a sleep to the nets of one
- * seed while they run: a worker that becomes slow in the middle of training.
+ * default: a fixed rate), {@code maxIter} (Caffe's "poly" policy of power 1, {@code lr (1 - iter /
+ * maxIter)}, whose end {@link #setMaxIterations} moves as Caffe's does), and {@code stepMillis} (a
+ * sleep in every training step, default 0: a stand-in for a slow engine or a slow machine). {@link
+ * #slowDown} adds a sleep to the nets of one seed while they run: a worker that becomes slow in the
+ * middle of training.
  */
 public final class SoftmaxNet implements Net {
   private static final AtomicInteger LIVE = new AtomicInteger();
   private static final Map<Long, Long> SLOWDOWNS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<Long, Float> LAST_RATES = new java.util.concurrent.ConcurrentHashMap<>();
 
   private final int features;
   private final int classes;
@@ -42,6 +45,7 @@ public final class SoftmaxNet implements Net {
   private final float momentum;
   private final int stepsize;
   private final float gamma;
+  private long maxIter;
   private final long stepMillis;
   private final long seed;
   private final float[] w;
@@ -76,6 +80,7 @@ public final class SoftmaxNet implements Net {
     momentum = Float.parseFloat(kv.getOrDefault("momentum", "0"));
     stepsize = Integer.parseInt(kv.getOrDefault("stepsize", "0"));
     gamma = Float.parseFloat(kv.getOrDefault("gamma", "1"));
+    maxIter = Long.parseLong(kv.getOrDefault("maxIter", "0"));
     stepMillis = Long.parseLong(kv.getOrDefault("stepMillis", "0"));
     seed = d.seed();
     float init = Float.parseFloat(kv.getOrDefault("init", "0.01"));
@@ -115,6 +120,11 @@ public final class SoftmaxNet implements Net {
     } else {
       SLOWDOWNS.put(seed, millis);
     }
+  }
+
+  /** The learning rate of the last training step of a net of seed {@code seed}, or null. */
+  public static Float lastRate(long seed) {
+    return LAST_RATES.get(seed);
   }
 
   /** Nets created and not yet closed, in this JVM. */
@@ -228,7 +238,11 @@ public final class SoftmaxNet implements Net {
           }
         }
       }
-      float rate = stepsize > 0 ? lr * (float) Math.pow(gamma, iteration / stepsize) : lr;
+      float rate =
+          maxIter > 0
+              ? (float) learningRate(iteration)
+              : stepsize > 0 ? lr * (float) Math.pow(gamma, iteration / stepsize) : lr;
+      LAST_RATES.put(seed, rate);
       for (int i = 0; i < w.length; i++) {
         vw[i] = momentum * vw[i] + rate * gw[i];
         w[i] -= vw[i];
@@ -314,6 +328,24 @@ public final class SoftmaxNet implements Net {
   public int iteration() {
     checkOpen();
     return iteration;
+  }
+
+  @Override
+  public double learningRate(long iter) {
+    if (maxIter > 0) {
+      return lr * (1 - (double) iter / maxIter);
+    }
+    return stepsize > 0 ? lr * Math.pow(gamma, iter / stepsize) : lr;
+  }
+
+  @Override
+  public boolean setMaxIterations(long maxIterations) {
+    checkOpen();
+    if (maxIter == 0) {
+      return false; // no poly policy: nothing depends on the end
+    }
+    maxIter = maxIterations;
+    return true;
   }
 
   @Override

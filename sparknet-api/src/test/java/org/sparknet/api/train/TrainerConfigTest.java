@@ -78,9 +78,9 @@ class TrainerConfigTest {
 
   @Test
   void metricDirection() {
-    assertTrue(TrainerConfig.lowerIsBetter("loss"));
-    assertTrue(TrainerConfig.lowerIsBetter("top1_error"));
-    assertFalse(TrainerConfig.lowerIsBetter("accuracy"));
+    assertTrue(StopRules.lowerIsBetter("loss"));
+    assertTrue(StopRules.lowerIsBetter("top1_error"));
+    assertFalse(StopRules.lowerIsBetter("accuracy"));
   }
 
   /**

@@ -12,6 +12,7 @@ import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TimeBudget;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
@@ -44,12 +45,15 @@ public final class DemoCommand implements Callable<Integer> {
       description =
           "lenet (Caffe's LeNet, SGD, inv policy) or fast (the recipe tuned for time to accuracy on"
               + " 2 cores: convolutions of 32 and 64 filters, dropout, batch 32, Nesterov, learning"
-              + " rate falling linearly to 0 at the last epoch); default ${DEFAULT-VALUE}.")
+              + " rate falling linearly to 0 at the last step that fits in --time-budget, 5m by"
+              + " default); default ${DEFAULT-VALUE}.")
   String recipe;
 
   @Option(
       names = "--epochs",
-      description = "Passes over the training set; default 3 (lenet) or 7 (fast).")
+      description =
+          "Passes over the training set; default 3 (lenet). The fast recipe is planned by"
+              + " --time-budget instead unless --epochs is given.")
   Double epochs;
 
   @Option(
@@ -69,6 +73,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin CompressOption compressOption = new CompressOption();
 
+  @Mixin TimeBudgetOption timeBudget = new TimeBudgetOption();
+
   @Override
   public Integer call() {
     FashionRecipe chosen = FashionRecipe.named(recipe);
@@ -87,26 +93,41 @@ public final class DemoCommand implements Callable<Integer> {
               + lr
               + ")");
     }
+    // --epochs plans in epochs; a budget (--time-budget, or the recipe's) plans in time; given
+    // both, the run ends at whichever comes first.
+    TimeBudget budget = timeBudget.budget(this.epochs == null ? chosen.budget() : null);
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
     FashionMnist dataset = fashionMnist.locate();
     StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
+    plotFile.checkWritable(false, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
     String sparkMaster = run.sparkMaster(workers);
     long examplesPerRound = (long) workers * tau * chosen.trainBatch();
     // Never more than the epochs asked for: the accuracy is reported "after N epochs".
-    int rounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
+    int epochRounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
+    int rounds = budget != null && this.epochs == null ? 0 : epochRounds;
     NetDefinition net =
-        deviceOptions.apply(chosen.definition(run.seed, lr, (long) rounds * tau), sparkMaster);
+        deviceOptions.apply(chosen.definition(run.seed, lr, (long) epochRounds * tau), sparkMaster);
     out.printf(
         "SparkNet demo: %s on Fashion-MNIST (%,d train / %,d test images from %s)%n",
         chosen.netName(), train.count(), test.count(), dataset.dir());
     out.printf(
-        "%d workers, tau=%d steps of batch %d, %d rounds (%.1f epochs)%n",
-        workers, tau, chosen.trainBatch(), rounds, epochs);
+        "%d workers, tau=%d steps of batch %d, %s%n",
+        workers,
+        tau,
+        chosen.trainBatch(),
+        rounds == 0
+            ? "planned by time: " + budget + " (the steps are re-planned every round)"
+            : String.format(
+                "%d rounds (%.1f epochs)%s",
+                rounds, epochs, budget == null ? "" : " or " + budget));
 
-    TrainerConfig config = run.config(net, workers, tau, rounds).optCompress(compression).build();
+    TrainerConfig.Builder config = run.config(net, workers, tau, rounds).optCompress(compression);
+    if (budget != null) {
+      config.optTimeBudget(budget);
+    }
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet demo");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -114,13 +135,17 @@ public final class DemoCommand implements Callable<Integer> {
       JavaRDD<Example> testRdd = test.toRdd(sc, workers, 1f / 256);
       TrainingCurves curves = new TrainingCurves(Axis.linear("epoch"), "Fashion-MNIST");
       long start = System.nanoTime();
-      try (SparkNetTrainer trainer = LocalRunOptions.trainer(sc, config, trainRdd, testRdd, out)) {
-        Progress p = trainRounds(trainer, rounds, train.count(), curves, out);
+      try (SparkNetTrainer trainer =
+          LocalRunOptions.trainer(sc, config.build(), trainRdd, testRdd, out)) {
+        Progress p = new Rounds(trainer, rounds, train.count(), curves, out).run();
         double seconds = (System.nanoTime() - start) / 1e9;
         plotFile.write(curves.toFigure().toPng(), true);
         out.printf(
             "Final test accuracy %.4f after %.2f epochs in %.0f s; curves written to %s%n",
             p.accuracy(), p.epoch(), seconds, plotFile);
+        out.printf(
+            "Best test accuracy %.4f (epoch %.2f); %,d steps per worker%n",
+            p.best(), p.bestEpoch(), trainer.iteration());
       }
     } finally {
       spark.stop();
@@ -128,41 +153,61 @@ public final class DemoCommand implements Callable<Integer> {
     return SparkNetCli.EXIT_OK;
   }
 
-  /** Where training ended: the epochs done and the last test accuracy. */
-  private record Progress(double epoch, float accuracy) {}
+  /** Where training ended: the epochs done, the last test accuracy and the best one. */
+  private record Progress(double epoch, float accuracy, float best, double bestEpoch) {}
 
-  /** Trains {@code rounds} rounds, testing at every epoch boundary and after the last round. */
-  private static Progress trainRounds(
+  /**
+   * The demo's rounds: {@code rounds} of them, or (0) until the trainer's time budget is spent;
+   * tested at every epoch boundary and after the last round.
+   */
+  private record Rounds(
       SparkNetTrainer trainer, int rounds, int trainCount, TrainingCurves curves, PrintStream out) {
-    float finalAccuracy = Float.NaN;
-    double epoch = 0;
-    long seen = 0;
-    int epochsDone = 0;
-    for (int r = 1; r <= rounds; r++) {
-      RoundMetrics m = trainer.trainRound();
-      seen += m.examples();
-      epoch = (double) seen / trainCount;
-      curves.addTraining(epoch, m.meanLoss());
-      String acc = "";
-      if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds) {
-        epochsDone = (int) Math.floor(epoch + 1e-9);
-        Map<String, Float> tested = trainer.test();
-        finalAccuracy = accuracy(tested);
-        curves.addTest(epoch, tested);
-        acc = String.format("  test accuracy %.4f", finalAccuracy);
+    Progress run() {
+      float last = Float.NaN;
+      float best = Float.NaN;
+      double bestEpoch = 0;
+      double epoch = 0;
+      long seen = 0;
+      int epochsDone = 0;
+      for (int r = 1; (rounds == 0 || r <= rounds) && !trainer.budgetSpent(); r++) {
+        RoundMetrics m = trainer.trainRound();
+        seen += m.examples();
+        epoch = (double) seen / trainCount;
+        curves.addTraining(epoch, m.meanLoss());
+        String acc = "";
+        if ((int) Math.floor(epoch + 1e-9) > epochsDone || r == rounds || trainer.budgetSpent()) {
+          epochsDone = (int) Math.floor(epoch + 1e-9);
+          Map<String, Float> tested = trainer.test();
+          last = accuracy(tested);
+          if (!(last <= best)) {
+            best = last;
+            bestEpoch = epoch;
+          }
+          curves.addTest(epoch, tested);
+          acc = String.format("  test accuracy %.4f", last);
+        }
+        out.printf(
+            "%s  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
+            position(r, m),
+            epoch,
+            m.meanLoss(),
+            m.imagesPerSecond(),
+            100.0 * m.computeMillis() / Math.max(1, m.wallMillis()),
+            acc);
       }
-      out.printf(
-          "%s round %3d/%d  epoch %.2f  loss %.4f  %,6.0f img/s  compute %3.0f%%%s%n",
-          ProgressBar.render(r, rounds, 20),
-          r,
-          rounds,
-          epoch,
-          m.meanLoss(),
-          m.imagesPerSecond(),
-          100.0 * m.computeMillis() / Math.max(1, m.wallMillis()),
-          acc);
+      return new Progress(epoch, last, best, bestEpoch);
     }
-    return new Progress(epoch, finalAccuracy);
+
+    /** The bar and the round: of the rounds, or of the steps a time budget plans now. */
+    private String position(int r, RoundMetrics m) {
+      if (rounds > 0) {
+        return String.format("%s round %3d/%d", ProgressBar.render(r, rounds, 20), r, rounds);
+      }
+      long planned = Math.max(trainer.plannedIterations(), m.iteration());
+      return String.format(
+          "%s round %3d  step %,d/%,d",
+          ProgressBar.render(m.iteration(), planned, 20), r, m.iteration(), planned);
+    }
   }
 
   private static float accuracy(Map<String, Float> testMetrics) {

@@ -65,16 +65,15 @@ final class LocalRunOptions {
 
   /**
    * The settings both apps train with, {@code --seed} and {@code --metrics} included; each adds its
-   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once.
+   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once (before the
+   * first step, the trainer checks that it can be written).
    */
   TrainerConfig.Builder config(NetDefinition def, int workers, int tau, int rounds) {
     TrainerConfig.Builder config =
-        TrainerConfig.builder()
-            .setNetDefinition(def)
-            .optTau(tau)
-            .optWorkers(workers)
-            .optSeed(seed)
-            .optMaxRounds(rounds);
+        TrainerConfig.builder().setNetDefinition(def).optTau(tau).optWorkers(workers).optSeed(seed);
+    if (rounds > 0) {
+      config.optMaxRounds(rounds); // 0: another limit ends the run (a time budget)
+    }
     if (metrics != null) {
       config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
     }

@@ -10,6 +10,7 @@ import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TimeBudget;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.plot.Axis;
 import org.sparknet.apps.plot.TrainingCurves;
@@ -136,6 +137,8 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Mixin CompressOption compressOption = new CompressOption();
 
+  @Mixin TimeBudgetOption timeBudget = new TimeBudgetOption();
+
   @Override
   public Integer call() {
     // Everything that can be checked before Spark starts is checked here (exit 2).
@@ -160,9 +163,10 @@ public final class TrainCommand implements Callable<Integer> {
             StoragePath.of(netOptions.solver).name(),
             solverFlags.flags(),
             outputDir);
-    if (rounds == null && settings.maxIter().value() == 0) {
+    if (rounds == null && settings.maxIter().value() == 0 && !timeBudget.given()) {
       throw new IllegalArgumentException(
-          "train needs --rounds N, --max-iter STEPS or a max_iter in the solver "
+          "train needs --rounds N, --max-iter STEPS, --time-budget DURATION or a max_iter in the"
+              + " solver "
               + netOptions.solver);
     }
     NetDefinition def = deviceOptions.apply(settings.apply(loading.def()), sparkOptions.master);
@@ -174,17 +178,13 @@ public final class TrainCommand implements Callable<Integer> {
     StoragePath metricsFile =
         metrics != null ? outputOption(metrics, "--metrics") : outputDir.resolve("metrics.jsonl");
     StoragePath plotFile = plot == null ? null : outputOption(plot, "--plot");
-    try {
-      outputDir.mkdirs();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--output: " + e.getMessage(), e);
-    }
+    checkWritable(new RunFiles(weightsFile, outputDir, metricsFile, plotFile), settings);
     int slots =
         sparkOptions.workers != null
             ? sparkOptions.workers
             : TaskSlots.local(sparkOptions.master, groupSize);
     // The config's own checks before Spark starts; a cluster's slots are known only after.
-    config(def, avg, metricsFile, Math.max(1, slots));
+    config(def, avg, settings, metricsFile, Math.max(1, slots));
     try (StopSignals signals = StopSignals.install()) {
       return run(
           new Plan(
@@ -198,6 +198,27 @@ public final class TrainCommand implements Callable<Integer> {
           slots,
           signals);
     }
+  }
+
+  /**
+   * Every place the run writes, checked before Spark starts (made, and a probe file written and
+   * removed), so that nothing trains before they pass: output, metrics, plot, checkpoint and the
+   * snapshot prefix, which a stop by signal writes to even without a snapshot interval.
+   */
+  private void checkWritable(RunFiles files, SolverSettings settings) {
+    files.output().checkWritable(true, "--output");
+    files
+        .metrics()
+        .checkWritable(false, metrics != null ? "--metrics" : "--output's metrics.jsonl");
+    if (files.plot() != null) {
+      files.plot().checkWritable(false, "--plot");
+    }
+    if (checkpoint != null) {
+      outputOption(checkpoint, "--checkpoint").checkWritable(true, "--checkpoint");
+    }
+    settings
+        .snapshotFile(0, ".caffemodel")
+        .checkWritable(false, "The snapshot prefix (" + settings.snapshotPrefix().source() + ")");
   }
 
   /** The run's files, each checked and qualified before Spark starts; weights and plot optional. */
@@ -222,7 +243,7 @@ public final class TrainCommand implements Callable<Integer> {
             sparkOptions.master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
     try {
       int w = slots > 0 ? slots : TaskSlots.ofSession(spark, groupSize);
-      TrainerConfig cfg = config(p.def(), p.avg(), p.files().metrics(), w);
+      TrainerConfig cfg = config(p.def(), p.avg(), p.settings(), p.files().metrics(), w);
       out.printf(
           "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %s%n",
           p.def().netText() != null ? "net" : "solver",
@@ -356,7 +377,8 @@ public final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private TrainerConfig config(NetDefinition def, Averaging avg, StoragePath metricsFile, int w) {
+  private TrainerConfig config(
+      NetDefinition def, Averaging avg, SolverSettings s, StoragePath metricsFile, int w) {
     TrainerConfig.Builder config =
         TrainerConfig.builder()
             .setNetDefinition(def)
@@ -366,6 +388,13 @@ public final class TrainCommand implements Callable<Integer> {
             .optGroupSize(groupSize);
     if (rounds != null) {
       config.optMaxRounds(rounds);
+    }
+    if (s.maxIter().value() > 0) {
+      config.optMaxIterations(s.maxIter().value()); // no round runs past it
+    }
+    TimeBudget budget = timeBudget.budget(null);
+    if (budget != null) {
+      config.optTimeBudget(budget);
     }
     tauOptions.apply(config, tau.steps, tau.seconds);
     config.optCompress(compressOption.compression());
@@ -378,6 +407,11 @@ public final class TrainCommand implements Callable<Integer> {
             "--deterministic needs --tau STEPS; "
                 + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
                 + " depends on the machine's speed");
+      }
+      if (timeBudget.given()) {
+        throw new IllegalArgumentException(
+            "--deterministic cannot be combined with --time-budget: the steps it plans depend on"
+                + " the machine's speed; use --max-iter");
       }
       if (avg.isElastic()) {
         throw new IllegalArgumentException(

@@ -92,7 +92,8 @@ final class TrainLoop {
   }
 
   private boolean finished(int round, long iteration) {
-    return (rounds != null && round >= rounds)
+    return trainer.budgetSpent()
+        || (rounds != null && round >= rounds)
         || (settings.maxIter().value() > 0 && iteration >= settings.maxIter().value());
   }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.bytedeco.caffe.FloatBlob;
@@ -56,6 +57,23 @@ public final class LearnableParams {
 
   public List<Param> list() {
     return params;
+  }
+
+  /** Parameters in all, over every learnable layer. */
+  public long total() {
+    return params.stream().mapToLong(p -> p.shape().size()).sum();
+  }
+
+  /** One line a layer, its name and parameter count, in net order (for a net's summary). */
+  public String sizesByLayer() {
+    Map<String, Long> perLayer = new LinkedHashMap<>();
+    for (Param p : params) {
+      perLayer.merge(p.layer(), p.shape().size(), Long::sum);
+    }
+    StringBuilder sb = new StringBuilder();
+    perLayer.forEach(
+        (layer, n) -> sb.append(String.format(Locale.ROOT, "  %-12s %,12d%n", layer, n)));
+    return sb.toString();
   }
 
   /**

@@ -36,6 +36,18 @@ public final class LearningRates {
   }
 
   /**
+   * Sets {@code max_iter} in the solver's own parameters: its learning-rate policy reads the field
+   * at every step. Caffe keeps it as a 32-bit int.
+   */
+  public static void setMaxIter(SolverParameter p, long maxIter, String netName) {
+    if (maxIter < 1 || maxIter > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "max_iter of net '" + netName + "' must be in [1, 2^31 - 1] but was " + maxIter);
+    }
+    p.set_max_iter((int) maxIter);
+  }
+
+  /**
    * The "multistep" policy's position after {@code done} iterations, as Caffe advances it: at most
    * one step per iteration, at the first iteration that reaches the next step value.
    */
