@@ -20,8 +20,8 @@ final class DemoProcess {
   /** A test the demo printed: seconds since the process started, and the accuracy it showed. */
   record Test(double seconds, double accuracy) {}
 
-  /** What a run printed: its tests in order and its total wall time. */
-  record Run(List<Test> tests, double seconds) {
+  /** What a run printed: its tests in order, its total wall time and its standard output. */
+  record Run(List<Test> tests, double seconds, List<String> lines) {
     /** Seconds to the first test at or above {@code target}, or NaN. */
     double secondsTo(double target) {
       return tests.stream()
@@ -43,11 +43,21 @@ final class DemoProcess {
 
   /** Runs {@code bin/sparknet demo} with {@code args} from the repository root {@code root}. */
   static Run run(Path root, List<String> args, Path log) {
-    List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/sparknet").toString(), "demo"));
+    return run(root, List.of(), args, log);
+  }
+
+  /**
+   * Runs {@code bin/sparknet demo} with {@code args} under {@code prefix} (a command that runs it,
+   * such as {@code taskset -c 0}).
+   */
+  static Run run(Path root, List<String> prefix, List<String> args, Path log) {
+    List<String> cmd = new ArrayList<>(prefix);
+    cmd.addAll(List.of(root.resolve("bin/sparknet").toString(), "demo"));
     cmd.addAll(args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd).directory(root.toFile()).redirectError(log.toFile());
     List<Test> tests = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
     long start = System.nanoTime();
     int exit =
         Processes.run(
@@ -55,6 +65,7 @@ final class DemoProcess {
             String.join(" ", cmd),
             line -> {
               double at = BenchRun.seconds(start);
+              lines.add(line);
               Matcher m = TEST.matcher(line);
               if (m.find()) {
                 tests.add(new Test(at, Double.parseDouble(m.group(1))));
@@ -65,6 +76,6 @@ final class DemoProcess {
       throw new IllegalStateException(
           "bin/sparknet demo " + args + " exited with " + exit + "; see " + log.toAbsolutePath());
     }
-    return new Run(tests, BenchRun.seconds(start));
+    return new Run(tests, BenchRun.seconds(start), lines);
   }
 }

@@ -1,0 +1,149 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparknet.apps.testing.CliFixtures;
+import org.sparknet.apps.testing.CliFixtures.Result;
+
+/**
+ * {@code train}'s budgets with Caffe's LeNet on Fashion-MNIST: max_iter ends the run exactly under
+ * adaptive tau and timed rounds, a 60-second time budget ends the command inside it with the poly
+ * learning rate at zero at the last step, and a place the run cannot write stops it with exit 2
+ * before Spark starts, so before any solver step.
+ */
+class BudgetCliIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir static Path tmp;
+  private static Path data;
+
+  @BeforeAll
+  static void data() throws Exception {
+    data = tmp.resolve("data");
+    CliFixtures.fashionMnistSubset(data, 2000, 500);
+  }
+
+  /** Caffe's LeNet solver, its "inv" policy made "poly" of power 1 when asked. */
+  private static Path solver(String name, boolean poly) throws Exception {
+    Path solver = CliFixtures.caffeLeNet(tmp.resolve(name));
+    if (poly) {
+      String text =
+          Files.readString(solver)
+              .replace("lr_policy: \"inv\"", "lr_policy: \"poly\"")
+              .replace("power: 0.75", "power: 1");
+      Files.writeString(solver, text);
+    }
+    return solver;
+  }
+
+  private static Result train(Path solver, String output, String... more) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--solver",
+                solver.toString(),
+                "--train",
+                data.resolve("train-images-idx3-ubyte").toString(),
+                "--test",
+                data.resolve("t10k-images-idx3-ubyte").toString(),
+                "--workers",
+                "2",
+                "--output",
+                output));
+    a.addAll(Arrays.asList(more));
+    return CliFixtures.run(a.toArray(new String[0]));
+  }
+
+  private static JsonNode lastRound(Path output) throws Exception {
+    List<String> rows = Files.readAllLines(output.resolve("metrics.jsonl"));
+    return JSON.readTree(rows.get(rows.size() - 1));
+  }
+
+  /**
+   * {@code --tau auto} grows tau within a few rounds of LeNet's short steps, and timed rounds of a
+   * second run far more steps than are left near the end: both end on iteration 300. Mutations: tau
+   * not clamped (RoundPlan.next returning the schedule's tau) ended at iteration 323; timed rounds
+   * without a cap (RoundSteps.allowsAnother always true) at 327.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"--tau=auto", "--tau-seconds=1"})
+  void maxIterEndsTheRunExactly(String tau) throws Exception {
+    Path out = tmp.resolve("exact" + tau.replaceAll("\\W", ""));
+    Result r =
+        train(solver("exact" + tau.length(), false), out.toString(), tau, "--max-iter", "300");
+    assertEquals(0, r.exit(), r.toString());
+    JsonNode last = lastRound(out);
+    assertEquals(300, last.path("iteration").asLong(), r.out());
+  }
+
+  /**
+   * A 60-second budget: the command (Spark's start and the data's loading included) returns within
+   * it plus 3 s (Spark's stop and the JVM's scheduling, past the plan's margin of 1.2 s), uses at
+   * least 80 % of it, and its last round's learning rate is the poly rate of the last step before
+   * max_iter: base / max_iter, zero at max_iter. Mutation: without the solver's end moved
+   * (RoundPlan handing out no max_iter), the last rate was 0.00915 at iteration 850 (the file's
+   * max_iter of 10,000).
+   */
+  @Test
+  void aTimeBudgetEndsTheCommandInsideItWithTheRateAtZero() throws Exception {
+    Path out = tmp.resolve("budget");
+    long t0 = System.nanoTime();
+    Result r = train(solver("budget", true), out.toString(), "--tau", "20", "--time-budget", "60s");
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(seconds <= 63, "the command took " + seconds + " s: " + r.out());
+    assertTrue(seconds >= 48, "stopped well before the budget: " + seconds + " s: " + r.out());
+    JsonNode last = lastRound(out);
+    long iteration = last.path("iteration").asLong();
+    double rate = last.path("learningRate").asDouble();
+    assertTrue(iteration > 100 && iteration < 10_000, "steps planned: " + iteration);
+    assertTrue(rate <= 0.01 / iteration * 1.0001, "rate " + rate + " at iteration " + iteration);
+  }
+
+  /**
+   * Each place the run writes, under a regular file (as root, permissions stop nothing): exit 2
+   * naming the option and the URI, printed before Spark starts (its first line is printed once
+   * Spark has started), so no solver step ran. Mutation: without TrainCommand.checkWritable, the
+   * checkpoint and metrics were found by the trainer once Spark had started, the plot only after
+   * training ("Cannot write ..."), and the snapshot prefix not at all (exit 0).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"--checkpoint", "--snapshot-prefix", "--metrics", "--plot"})
+  void anUnwritablePlaceStopsTheRunBeforeAnyStep(String option) throws Exception {
+    Path file = Files.writeString(tmp.resolve("file-in-the-way" + option), "x");
+    String place = file.resolve(option.equals("--checkpoint") ? "ckpt" : "sub/x").toString();
+    Path out = tmp.resolve("unwritable" + option);
+    Result r =
+        train(
+            solver("unwritable" + option, false),
+            out.toString(),
+            "--tau",
+            "5",
+            "--max-iter",
+            "10",
+            option,
+            place);
+    assertEquals(2, r.exit(), r.toString());
+    String err = r.err().strip();
+    String named =
+        option.equals("--snapshot-prefix") ? "The snapshot prefix (--snapshot-prefix)" : option;
+    assertTrue(err.startsWith("sparknet: error: " + named + ": Cannot write in "), err);
+    assertTrue(err.contains(file.toString()), err);
+    assertFalse(r.out().contains("SparkNet train:"), "Spark started: " + r.out());
+    assertFalse(Files.exists(out.resolve("metrics.jsonl")), "a round was logged");
+  }
+}
