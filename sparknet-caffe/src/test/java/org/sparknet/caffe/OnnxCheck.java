@@ -77,7 +77,12 @@ final class OnnxCheck {
       OnnxRuntimeRun.Output actual = onnx.get(b);
       assertTrue(actual != null, "ONNX output '" + b + "' missing; outputs are " + onnx.keySet());
       assertArrayEquals(expected.shape(), actual.shape(), "shape of " + b);
-      NDAssert.assertAllClose(expected.values(), actual.values(), ONNX);
+      try {
+        NDAssert.assertAllClose(expected.values(), actual.values(), ONNX);
+      } catch (AssertionError e) {
+        throw new AssertionError(
+            "blob '" + b + "' " + Arrays.toString(expected.shape()) + ": " + e.getMessage(), e);
+      }
       float[] e = expected.values();
       for (int i = 0; i < e.length; i++) {
         worst = Math.max(worst, Math.abs(e[i] - actual.values()[i]));

@@ -242,11 +242,14 @@ final class OnnxLayers {
     }
   }
 
-  /** A Reshape target for {@code o}: the batch copied from the input (0) when it is free. */
+  /**
+   * A Reshape target for {@code o}: when the batch is free, -1 for it (inferred from the other
+   * axes, which are all known), as the input of the Reshape need not have the batch on axis 0.
+   */
   String shapeConstant(int[] o) {
     long[] d = new long[o.length];
     for (int a = 0; a < o.length; a++) {
-      d[a] = a == 0 && c.batchFree ? 0 : o[a];
+      d[a] = a == 0 && c.batchFree ? -1 : o[a];
     }
     return g.int64s(c.layer + "/shape", d);
   }

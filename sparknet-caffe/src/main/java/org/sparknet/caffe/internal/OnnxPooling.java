@@ -80,12 +80,16 @@ final class OnnxPooling {
       padded = g.op("Pad", c.layer + "/padded", List.of(x, pads));
     }
     float[] fix = divisorFix(s, k, st, pad, o);
+    // Padding counts: ONNX Runtime fuses a Pad into the pooling after it, as pads, and would then
+    // divide by the pixels inside the input only.
+    Attr countPad = Attr.i("count_include_pad", 1);
     String v;
     if (fix == null) {
       v = c.produce(t, c.layer);
-      g.node("AveragePool", List.of(padded), List.of(v), kernel, strides);
+      g.node("AveragePool", List.of(padded), List.of(v), kernel, strides, countPad);
     } else {
-      String avg = g.op("AveragePool", c.layer + "/avg", List.of(padded), kernel, strides);
+      String avg =
+          g.op("AveragePool", c.layer + "/avg", List.of(padded), kernel, strides, countPad);
       String f = g.floats(c.layer + "/divisor", fix, 1, 1, o[0], o[1]);
       v = c.produce(t, c.layer);
       g.node("Mul", List.of(avg, f), List.of(v));
