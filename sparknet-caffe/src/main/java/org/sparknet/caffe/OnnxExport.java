@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,10 +13,11 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.OnnxConverter;
+import org.sparknet.caffe.internal.ProtoMessage;
 
 /**
- * Exports a Caffe net and its weights as an ONNX model (opset 13), to be served by ONNX Runtime or
- * any other ONNX runtime. The net exported is the definition's TEST phase, as Caffe runs it for
+ * A Caffe net and its weights as an ONNX model (opset 13), to be served by ONNX Runtime or any
+ * other ONNX runtime. The net exported is the definition's TEST phase, as Caffe runs it for
  * inference:
  *
  * <ul>
@@ -31,104 +33,101 @@ import org.sparknet.caffe.internal.OnnxConverter;
  *       naming it and its type.
  * </ul>
  *
- * <p>This is the one entry point for exports; {@link #write(NetDefinition, WeightCollection,
- * OutputStream)} does the work and the other methods read or write files around it.
+ * <p>{@link #of} is the one entry point: it converts and checks the whole net, so that nothing is
+ * written for a net that cannot be exported; {@link #export} reads and writes files around it.
  */
 public final class OnnxExport {
-  private OnnxExport() {}
-
   /** The stand-in solver for a net given alone: exporting never steps a solver. */
   private static final String NO_SOLVER = "base_lr: 0.01\nlr_policy: \"fixed\"\n";
 
-  /**
-   * What was exported.
-   *
-   * @param inputs the graph inputs as {@code name [dims]}, with {@code N} for a symbolic batch
-   * @param outputs the graph outputs, likewise
-   */
-  public record Summary(List<String> inputs, List<String> outputs) {}
+  private final ProtoMessage model;
+  private final List<String> inputs;
+  private final List<String> outputs;
+
+  private OnnxExport(ProtoMessage model, List<String> inputs, List<String> outputs) {
+    this.model = model;
+    this.inputs = List.copyOf(inputs);
+    this.outputs = List.copyOf(outputs);
+  }
 
   /**
-   * Writes the ONNX model of {@code definition}'s TEST-phase net with {@code weights} (by layer
-   * name, as {@link CaffeNet#getWeights()} or a .caffemodel's layers give them) to {@code out}. The
-   * whole net is checked first: nothing is written for a net that cannot be exported.
+   * Converts {@code definition}'s TEST-phase net with {@code weights} (by layer name, as {@link
+   * CaffeNet#getWeights()} or a .caffemodel's layers give them). The model refers to the weights'
+   * arrays until it is written: do not change them in between.
    *
    * @throws IllegalArgumentException naming the layer for an unsupported layer or parameter, or
    *     weights missing or of the wrong shape
    */
-  public static Summary write(NetDefinition definition, WeightCollection weights, OutputStream out)
-      throws IOException {
+  public static OnnxExport of(NetDefinition definition, WeightCollection weights) {
     Objects.requireNonNull(definition, "definition");
     Objects.requireNonNull(weights, "weights");
-    Objects.requireNonNull(out, "out");
-    OnnxConverter.Result r = convert(definition, weights);
-    r.graph().writeTo(out, producerVersion());
-    return new Summary(r.inputs(), r.outputs());
+    NetPlan plan = NetPlan.of(definition);
+    OnnxConverter.Result r = OnnxConverter.convert(plan, weights, "net '" + plan.netName() + "'");
+    String v = OnnxExport.class.getPackage().getImplementationVersion();
+    return new OnnxExport(r.graph().model(v == null ? "dev" : v), r.inputs(), r.outputs());
   }
 
-  /** The ONNX model as bytes; see {@link #write(NetDefinition, WeightCollection, OutputStream)}. */
-  public static byte[] toBytes(NetDefinition definition, WeightCollection weights) {
-    Objects.requireNonNull(definition, "definition");
-    Objects.requireNonNull(weights, "weights");
-    return convert(definition, weights).graph().model(producerVersion()).toByteArray();
+  /** The graph inputs as {@code name [dims]}, with {@code N} for a symbolic batch. */
+  public List<String> inputs() {
+    return inputs;
+  }
+
+  /** The graph outputs as {@code name [dims]}. */
+  public List<String> outputs() {
+    return outputs;
+  }
+
+  /** Writes the ONNX model (a serialized ModelProto) to {@code out}. */
+  public void writeTo(OutputStream out) throws IOException {
+    model.writeTo(out);
+  }
+
+  /** The ONNX model as bytes. */
+  public byte[] toBytes() {
+    return model.toByteArray();
   }
 
   /**
-   * Exports a Caffe net file with the weights of a .caffemodel to the file {@code onnx}, as {@code
-   * sparknet export} does.
+   * Exports a Caffe net file with the weights of a .caffemodel to the new file {@code onnx}, as
+   * {@code sparknet export} does.
    *
    * @param sampleShape the shape of one example for nets with Data layers (C, H, W); null for nets
    *     that declare their input shapes
    * @throws IllegalArgumentException naming the file when a file is missing or unreadable, {@code
-   *     onnx} exists, or the net cannot be exported
+   *     onnx} exists, or the net cannot be exported (then no file is written)
    */
-  public static Summary export(
+  public static OnnxExport export(
       Path prototxt, Path caffemodel, List<Integer> sampleShape, Path onnx) {
     Objects.requireNonNull(onnx, "onnx");
-    String text = readText(prototxt, "Net file");
+    String text = new String(readBytes(prototxt, "Net file"), StandardCharsets.UTF_8);
     byte[] bytes = readBytes(caffemodel, "Weights file");
     if (Files.exists(onnx)) {
       throw new IllegalArgumentException(
           onnx + " already exists; choose another path or remove it");
     }
     NetDefinition def = definition(text, sampleShape);
-    WeightCollection w = CaffeModelLayers.read(def, bytes, caffemodel.toString());
+    OnnxExport model = of(def, CaffeModelLayers.read(def, bytes, caffemodel.toString()));
     Path tmp = onnx.resolveSibling(onnx.getFileName() + ".tmp");
     try {
-      Summary s;
       try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-        s = write(def, w, out);
+        model.writeTo(out);
       }
       Files.move(tmp, onnx);
-      return s;
+      return model;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + onnx, e);
     } finally {
       try {
         Files.deleteIfExists(tmp);
       } catch (IOException ignored) {
-        // the move failed and so may this; the write's error is the one to report
+        // the write's own error, if any, is the one to report
       }
     }
   }
 
-  /** A definition of the net text alone (no solver), for export. */
+  /** A definition of a net's text alone (no solver), for {@link #of}. */
   public static NetDefinition definition(String netText, List<Integer> sampleShape) {
     return NetDefinition.caffe(NO_SOLVER, netText, sampleShape);
-  }
-
-  private static OnnxConverter.Result convert(NetDefinition definition, WeightCollection weights) {
-    NetPlan plan = NetPlan.of(definition);
-    return OnnxConverter.convert(plan, weights, "net '" + plan.netName() + "'");
-  }
-
-  private static String producerVersion() {
-    String v = OnnxExport.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
-  }
-
-  private static String readText(Path p, String what) {
-    return new String(readBytes(p, what), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static byte[] readBytes(Path p, String what) {

@@ -39,6 +39,13 @@ class SparkNetCliTest {
   void helpListsTheCommandsAndExitsZero() {
     assertEquals(0, SparkNetCli.run("--help"));
     assertTrue(text(out).contains("demo"), text(out));
+    assertTrue(text(out).contains("export") && text(out).contains("ONNX"), text(out));
+  }
+
+  @Test
+  void exportHelpDescribesItsOptions() {
+    assertEquals(0, SparkNetCli.run("export", "--help"));
+    assertTrue(text(out).contains("--onnx") && text(out).contains("--weights"), text(out));
   }
 
   @Test

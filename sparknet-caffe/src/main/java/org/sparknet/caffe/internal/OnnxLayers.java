@@ -37,10 +37,12 @@ final class OnnxLayers {
 
   private final OnnxConverter c;
   private final OnnxGraph g;
+  private final OnnxReshapes shapes;
 
   OnnxLayers(OnnxConverter c, OnnxGraph g) {
     this.c = c;
     this.g = g;
+    this.shapes = new OnnxReshapes(c, this);
   }
 
   void convert(Message l) {
@@ -58,9 +60,9 @@ final class OnnxLayers {
       case "BatchNorm" -> batchNorm(l);
       case "Scale" -> scale(l);
       case "Eltwise" -> eltwise(l);
-      case "Concat" -> concat(l);
-      case "Flatten" -> flatten(l);
-      case "Reshape" -> reshape(l);
+      case "Concat" -> shapes.concat(l);
+      case "Flatten" -> shapes.flatten(l);
+      case "Reshape" -> shapes.reshape(l);
       case "Split" -> {
         for (String t : l.values("top")) {
           top(t, g.op("Identity", t, List.of(in(l))), shapeOf(l));
@@ -76,16 +78,16 @@ final class OnnxLayers {
     }
   }
 
-  private String in(Message l) {
+  String in(Message l) {
     return c.value.get(l.values("bottom").get(0));
   }
 
-  private int[] shapeOf(Message l) {
+  int[] shapeOf(Message l) {
     return c.shape.get(l.values("bottom").get(0));
   }
 
   /** Writes {@code v} as the layer's first top and returns nothing more to do. */
-  private void out(Message l, String op, List<String> inputs, int[] s, Attr... attrs) {
+  void out(Message l, String op, List<String> inputs, int[] s, Attr... attrs) {
     String t = l.values("top").get(0);
     String v = c.produce(t, c.layer);
     g.node(op, inputs, List.of(v), attrs);
@@ -100,6 +102,10 @@ final class OnnxLayers {
 
   private void same(Message l, String op) {
     out(l, op, List.of(in(l)), shapeOf(l));
+  }
+
+  OnnxGraph graph() {
+    return g;
   }
 
   static Message param(Message l, String name) {
@@ -238,20 +244,8 @@ final class OnnxLayers {
       out(l, "Gemm", inputs, o, Attr.i("transB", transpose ? 0 : 1));
     } else {
       String y = g.op("Gemm", c.layer + "/gemm", inputs, Attr.i("transB", transpose ? 0 : 1));
-      out(l, "Reshape", List.of(y, shapeConstant(o)), o);
+      out(l, "Reshape", List.of(y, shapes.shapeConstant(o)), o);
     }
-  }
-
-  /**
-   * A Reshape target for {@code o}: when the batch is free, -1 for it (inferred from the other
-   * axes, which are all known), as the input of the Reshape need not have the batch on axis 0.
-   */
-  String shapeConstant(int[] o) {
-    long[] d = new long[o.length];
-    for (int a = 0; a < o.length; a++) {
-      d[a] = a == 0 && c.batchFree ? -1 : o[a];
-    }
-    return g.int64s(c.layer + "/shape", d);
   }
 
   private void relu(Message l) {
@@ -412,131 +406,5 @@ final class OnnxLayers {
       case "MAX" -> out(l, "Max", xs, s);
       default -> throw c.bad("eltwise_param.operation " + op + " is not SUM, PROD or MAX");
     }
-  }
-
-  private void concat(Message l) {
-    Message p = param(l, "concat_param");
-    int[] s = shapeOf(l);
-    int axis =
-        c.axis(
-            p.has("concat_dim") ? integer(p, "concat_dim", 1) : integer(p, "axis", 1),
-            s.length,
-            "concat_param.axis");
-    int[] o = s.clone();
-    o[axis] = 0;
-    List<String> xs = new ArrayList<>();
-    for (String b : l.values("bottom")) {
-      int[] t = c.shape.get(b);
-      for (int a = 0; a < s.length; a++) {
-        if (t.length != s.length || (a != axis && t[a] != s[a])) {
-          throw c.bad(
-              "inputs differ in shape off the concat axis: "
-                  + Arrays.toString(s)
-                  + " and "
-                  + Arrays.toString(t));
-        }
-      }
-      o[axis] += t[axis];
-      xs.add(c.value.get(b));
-    }
-    if (axis == 0) {
-      c.batchFree = false;
-    }
-    out(l, "Concat", xs, o, Attr.i("axis", axis));
-  }
-
-  private void flatten(Message l) {
-    Message p = param(l, "flatten_param");
-    int[] s = shapeOf(l);
-    int axis = c.axis(integer(p, "axis", 1), s.length, "flatten_param.axis");
-    int end = c.axis(integer(p, "end_axis", -1), s.length, "flatten_param.end_axis");
-    int[] o = new int[s.length - (end - axis)];
-    System.arraycopy(s, 0, o, 0, axis);
-    o[axis] = 1;
-    for (int a = axis; a <= end; a++) {
-      o[axis] *= s[a];
-    }
-    System.arraycopy(s, end + 1, o, axis + 1, s.length - end - 1);
-    if (axis == 0) {
-      c.batchFree = false;
-    }
-    if (axis == 1 && end == s.length - 1) {
-      out(l, "Flatten", List.of(in(l)), o, Attr.i("axis", 1));
-    } else {
-      out(l, "Reshape", List.of(in(l), shapeConstant(o)), o);
-    }
-  }
-
-  private void reshape(Message l) {
-    Message p = param(l, "reshape_param");
-    int[] s = shapeOf(l);
-    int a0 = integer(p, "axis", 0);
-    int start = a0 >= 0 ? a0 : s.length + a0 + 1;
-    int n = integer(p, "num_axes", -1);
-    int end = n == -1 ? s.length : start + n;
-    if (start < 0 || start > s.length || end > s.length || end < start) {
-      throw c.bad(
-          "reshape_param axis "
-              + a0
-              + " and num_axes "
-              + n
-              + " do not fit the input "
-              + Arrays.toString(s));
-    }
-    Message shape = param(p, "shape");
-    List<String> dims = shape.values("dim");
-    int[] o = new int[start + dims.size() + (s.length - end)];
-    System.arraycopy(s, 0, o, 0, start);
-    System.arraycopy(s, end, o, start + dims.size(), s.length - end);
-    long total = 1;
-    for (int d : s) {
-      total *= d;
-    }
-    int infer = -1;
-    long known = 1;
-    for (int i = 0; i < dims.size(); i++) {
-      int d = Integer.parseInt(dims.get(i));
-      if (d == 0) {
-        if (start + i >= s.length) {
-          throw c.bad("reshape_param.shape dim " + i + " copies an axis the input does not have");
-        }
-        d = s[start + i];
-      }
-      if (d == -1) {
-        if (infer >= 0) {
-          throw c.bad("reshape_param.shape has more than one -1");
-        }
-        infer = start + i;
-      } else {
-        o[start + i] = d;
-        known *= d;
-      }
-    }
-    for (int a = 0; a < o.length; a++) {
-      if (a < start || a >= start + dims.size()) {
-        known *= o[a];
-      }
-    }
-    if (infer >= 0) {
-      o[infer] = (int) (total / Math.max(known, 1));
-      known *= o[infer];
-    }
-    if (known != total) {
-      throw c.bad(
-          "reshape_param.shape gives "
-              + Arrays.toString(o)
-              + " ("
-              + known
-              + " values) for an input of "
-              + Arrays.toString(s)
-              + " ("
-              + total
-              + " values)");
-    }
-    boolean keepsBatch = start > 0 || (!dims.isEmpty() && dims.get(0).equals("0"));
-    if (!keepsBatch) {
-      c.batchFree = false;
-    }
-    out(l, "Reshape", List.of(in(l), shapeConstant(o)), o);
   }
 }
