@@ -8,15 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.BatchFeeder;
 import org.sparknet.api.NetDefinition;
@@ -38,26 +36,11 @@ class ExportCommandIT {
   /** Caffe against ONNX Runtime: within 1e-4, absolute, or relative above 1. */
   private static final Tolerance ONNX = new Tolerance(1e-4, 1e-4);
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream oldOut;
-  private PrintStream oldErr;
+  @RegisterExtension final CapturedOutput io = new CapturedOutput();
+  private final ByteArrayOutputStream out = io.out;
+  private final ByteArrayOutputStream err = io.err;
 
   @TempDir Path tmp;
-
-  @BeforeEach
-  void capture() {
-    oldOut = System.out;
-    oldErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setOut(oldOut);
-    System.setErr(oldErr);
-  }
 
   private static String resource(String name) throws IOException {
     try (InputStream in = ExportCommandIT.class.getResourceAsStream("/org/sparknet/apps/" + name)) {

@@ -49,7 +49,7 @@ final class OnnxLayers {
     String type = l.value("type", "");
     switch (type) {
       case "Convolution" -> convolution(l);
-      case "Pooling" -> new OnnxPooling(c, g).pool(l, in(l), shapeOf(l));
+      case "Pooling" -> new OnnxPooling(this).pool(l, in(l), shapeOf(l));
       case "InnerProduct" -> innerProduct(l);
       case "ReLU" -> relu(l);
       case "Sigmoid" -> same(l, "Sigmoid");
@@ -104,6 +104,10 @@ final class OnnxLayers {
     out(l, op, List.of(in(l)), shapeOf(l));
   }
 
+  OnnxConverter converter() {
+    return c;
+  }
+
   OnnxGraph graph() {
     return g;
   }
@@ -114,20 +118,20 @@ final class OnnxLayers {
   }
 
   int integer(Message p, String field, int dflt) {
-    String v = p.value(field, null);
-    try {
-      return v == null ? dflt : Integer.parseInt(v);
-    } catch (NumberFormatException e) {
-      throw c.bad(field + " must be an integer but was " + v);
-    }
+    return parsed(p, field, dflt, Integer::valueOf, "an integer");
   }
 
   float number(Message p, String field, float dflt) {
+    return parsed(p, field, dflt, Float::valueOf, "a number");
+  }
+
+  private <T> T parsed(
+      Message p, String field, T dflt, java.util.function.Function<String, T> parse, String kind) {
     String v = p.value(field, null);
     try {
-      return v == null ? dflt : Float.parseFloat(v);
+      return v == null ? dflt : parse.apply(v);
     } catch (NumberFormatException e) {
-      throw c.bad(field + " must be a number but was " + v);
+      throw c.bad(field + " must be " + kind + " but was " + v);
     }
   }
 

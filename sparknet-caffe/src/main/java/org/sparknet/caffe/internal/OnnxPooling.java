@@ -21,16 +21,17 @@ import org.sparknet.caffe.internal.TextFormat.Message;
  * </ul>
  */
 final class OnnxPooling {
+  private final OnnxLayers layers;
   private final OnnxConverter c;
   private final OnnxGraph g;
 
-  OnnxPooling(OnnxConverter c, OnnxGraph g) {
-    this.c = c;
-    this.g = g;
+  OnnxPooling(OnnxLayers layers) {
+    this.layers = layers;
+    this.c = layers.converter();
+    this.g = layers.graph();
   }
 
   void pool(Message l, String x, int[] s) {
-    OnnxLayers layers = new OnnxLayers(c, g);
     Message p = OnnxLayers.param(l, "pooling_param");
     layers.rank(s, 4);
     String method = p.value("pool", "MAX");
