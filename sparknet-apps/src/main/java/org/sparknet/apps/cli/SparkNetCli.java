@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       TrainCommand.class,
       TestCommand.class,
       PredictCommand.class,
+      ExportCommand.class,
       CharRnnCommand.class,
       AutoEncoderCommand.class,
       GpusCommand.class,

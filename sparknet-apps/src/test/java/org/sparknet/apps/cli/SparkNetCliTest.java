@@ -4,41 +4,31 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI's contract without training: help, exit codes and one-line errors. */
 class SparkNetCliTest {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream oldOut;
-  private PrintStream oldErr;
+  @RegisterExtension final CapturedOutput io = new CapturedOutput();
+  private final ByteArrayOutputStream out = io.out;
+  private final ByteArrayOutputStream err = io.err;
 
   @TempDir Path tmp;
-
-  @BeforeEach
-  void capture() {
-    oldOut = System.out;
-    oldErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setOut(oldOut);
-    System.setErr(oldErr);
-  }
 
   @Test
   void helpListsTheCommandsAndExitsZero() {
     assertEquals(0, SparkNetCli.run("--help"));
     assertTrue(text(out).contains("demo"), text(out));
+    assertTrue(text(out).contains("export") && text(out).contains("ONNX"), text(out));
+  }
+
+  @Test
+  void exportHelpDescribesItsOptions() {
+    assertEquals(0, SparkNetCli.run("export", "--help"));
+    assertTrue(text(out).contains("--onnx") && text(out).contains("--weights"), text(out));
   }
 
   @Test

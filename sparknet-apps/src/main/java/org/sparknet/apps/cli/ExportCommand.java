@@ -1,0 +1,82 @@
+package org.sparknet.apps.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.api.model.ModelStore;
+import org.sparknet.api.storage.StoragePath;
+import org.sparknet.caffe.OnnxExport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** A Caffe net and its weights as an ONNX model, for serving outside Spark and Caffe. */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Export a Caffe net and its trained weights to an ONNX model (opset 13) for ONNX Runtime"
+          + " and other ONNX runtimes. The net's TEST phase is exported: its input is the data"
+          + " blob as the layers see it (after transform_param) with a symbolic batch, loss and"
+          + " accuracy layers are dropped, and a SoftmaxWithLoss adds a Softmax output 'prob'"
+          + " beside the scores. A layer ONNX export does not support is an error naming it."
+    })
+public final class ExportCommand implements Callable<Integer> {
+  @Option(
+      names = "--net",
+      required = true,
+      paramLabel = "FILE",
+      description = "Caffe net prototxt (train_val or deploy); a Hadoop URI or path.")
+  String net;
+
+  @Option(
+      names = "--weights",
+      required = true,
+      paramLabel = "FILE",
+      description = "Trained weights (.caffemodel, as train or caffe train write them).")
+  String weights;
+
+  @Option(
+      names = "--onnx",
+      required = true,
+      paramLabel = "FILE",
+      description = "ONNX model to write (must not exist).")
+  String onnx;
+
+  @Option(
+      names = "--sample-shape",
+      paramLabel = "C,H,W",
+      split = ",",
+      hideParamSyntax = true,
+      description = "Shape of one example, for nets with Data layers (which do not declare it).")
+  List<Integer> sampleShape;
+
+  @Override
+  public Integer call() throws Exception {
+    StoragePath netFile = NetOptions.existing(net, "--net");
+    StoragePath weightsFile = NetOptions.existing(weights, "--weights");
+    StoragePath out = TrainCommand.outputOption(onnx, "--onnx");
+    if (out.exists()) {
+      throw new IllegalArgumentException("--onnx " + out + " already exists; choose a new file");
+    }
+    if (sampleShape != null && sampleShape.stream().anyMatch(d -> d <= 0)) {
+      throw new IllegalArgumentException(
+          "--sample-shape must be positive extents like 3,227,227 but was " + sampleShape);
+    }
+    NetDefinition def = OnnxExport.definition(CaffeFiles.text(netFile, "Net"), sampleShape);
+    WeightCollection w =
+        new ModelStore(weightsFile.settings().conf()).readLayers(def, weightsFile.toString());
+    // The whole net is converted and checked before a file is opened: a failed export leaves none.
+    OnnxExport model = OnnxExport.of(def, w);
+    StoragePath.writeByRename(out.fileSystem(), out.hadoopPath(), model::writeTo);
+    System.out.printf(
+        "Exported %s with %s to %s%n  inputs:  %s%n  outputs: %s%n",
+        netFile,
+        weightsFile,
+        out,
+        String.join(", ", model.inputs()),
+        String.join(", ", model.outputs()));
+    return SparkNetCli.EXIT_OK;
+  }
+}
