@@ -32,7 +32,7 @@ final class FastRecipeSection {
   }
 
   void run() {
-    packageApps();
+    packageApps(root, work);
     String load = Machine.loadAverage();
     double epochs = run.opt().quick() ? 0.2 : FashionRecipe.FAST.epochs();
     List<Double> to91 = new ArrayList<>();
@@ -73,8 +73,11 @@ final class FastRecipeSection {
     return DemoProcess.run(root, args, work.resolve("demo-" + seed + ".log"));
   }
 
-  /** bin/sparknet runs the packaged apps jar: package it from this checkout first. */
-  private void packageApps() {
+  /**
+   * bin/sparknet runs the packaged apps jar: package it from the checkout {@code root} first,
+   * logging to {@code work}.
+   */
+  static void packageApps(Path root, Path work) {
     try {
       Files.createDirectories(work);
     } catch (IOException e) {
