@@ -1,18 +1,16 @@
 package org.sparknet.apps.notebook;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.CliFixtures;
 
 /**
  * The README doctest: every {@code ```java} block of README.md, in order, pasted into one {@code
@@ -105,22 +103,9 @@ class ReadmeJavaBlocksIT {
   /** The session's output: bin/sparknet shell FILE from the repository root. */
   private String shell(Path jsh) throws Exception {
     ProcessBuilder pb =
-        new ProcessBuilder("bin/sparknet", "shell", jsh.toString())
-            .directory(ROOT.toFile())
-            .redirectErrorStream(true);
+        new ProcessBuilder("bin/sparknet", "shell", jsh.toString()).directory(ROOT.toFile());
     pb.environment().put("SPARKNET_JAVA_OPTS", "-Xmx2g -Djava.io.tmpdir=" + tmp);
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Path log = tmp.resolve("jshell.log");
-    pb.redirectOutput(log.toFile());
-    Process p = pb.start();
-    boolean done = p.waitFor(8, TimeUnit.MINUTES);
-    if (!done) {
-      p.destroyForcibly();
-    }
-    String out = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertTrue(done, "the README's blocks did not finish in 8 minutes:\n" + out);
-    assertEquals(0, p.exitValue(), out);
-    return out;
+    return CliFixtures.runToEnd(pb, tmp.resolve("jshell.log"), 8, "The README's blocks");
   }
 }

@@ -65,6 +65,7 @@ final class SubmitSection {
 
   private Result once(String how, int rounds, int rep) {
     Path out = work.resolve("run-" + rep + "-" + how.replaceAll("[^a-z0-9]+", "-"));
+    deleteTree(out); // train refuses to overwrite an earlier run's model
     List<String> train = trainArgs(rounds, out);
     List<String> cmd = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
@@ -161,6 +162,19 @@ final class SubmitSection {
     }
   }
 
+  private static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + dir, e);
+    }
+  }
+
   private static String read(Path p) {
     try {
       return Files.readString(p).strip();
@@ -187,8 +201,7 @@ final class SubmitSection {
                 + " each task when nothing sets it. Every JVM -Xmx2g, OPENBLAS_CORETYPE=%s in all"
                 + " three. Wall: the whole command (JVM and Spark start, data load, tests,"
                 + " model written); rate: training images/s from the end of round 1 to the end of"
-                + " round %d (by metrics.jsonl's timestamps; the solver's test of the 10,000 test images at"
-                + " iteration 500, round 10, included)."
+                + " round %d (by metrics.jsonl's timestamps%s)."
                 + " Ratios per repetition against the bin/sparknet run of the same turn; medians"
                 + " (min–max). Load average %s before.%n%n",
             rounds,
@@ -197,6 +210,10 @@ final class SubmitSection {
             SparkSettings.BLAS_THREADS,
             System.getenv().getOrDefault("OPENBLAS_CORETYPE", "unset"),
             rounds,
+            rounds >= 10
+                ? "; the solver's test of the 10,000 test images at iteration 500, round 10,"
+                    + " included"
+                : "",
             load));
     md.append(
         "| command | wall (s) | rate (images/s) | wall ÷ bin/sparknet's | rate ÷ bin/sparknet's |\n"
