@@ -41,7 +41,7 @@ class NotebookIT {
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     String out = CliFixtures.runToEnd(pb, tmp.resolve("jshell.log"), 5, "The notebook");
     // jshell reports a failed snippet and goes on: any such report fails the notebook.
-    assertFalse(out.contains("|  Exception") || out.contains("|  Error"), out);
+    assertFalse(CliFixtures.JSHELL_FAILURE.matcher(out).find(), out);
     assertTrue(out.contains("rows: train 4000, test 1000"), out);
     for (int round = 1; round <= 2; round++) {
       // The line fit prints as it trains, the listener's, and the loaded model's history.

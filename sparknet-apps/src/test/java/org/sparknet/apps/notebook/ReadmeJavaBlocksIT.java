@@ -16,13 +16,14 @@ import org.sparknet.apps.testing.CliFixtures;
  * The README doctest: every {@code ```java} block of README.md, in order, pasted into one {@code
  * bin/sparknet shell} session run from the repository root, as a reader would (the Spark ML blocks
  * continue one session). After each block the session prints a marker; the block fails when its
- * part of the output holds a jshell error or exception report, or when its marker is missing. The
- * shell's temporary directory (where the README writes its models) is this test's.
+ * part of the output holds a jshell error or exception report ({@link CliFixtures#JSHELL_FAILURE}),
+ * or when its marker is missing. The shell's temporary directory (where the README writes its
+ * models) is this test's.
  *
- * <p>Broken on purpose: a block with a line that starts with a dot failed with "README Java block 2
- * (line 270) failed in bin/sparknet shell: | Error: illegal start of expression"; a LeNet solver
- * without setInputShape on a build that did not take the shape from the features failed block 2
- * with "does not declare the shape of an example".
+ * <p>Broken on purpose: a line of the builder block moved its dot to the start of the next line
+ * failed with "README Java block 1 (line 224) failed in bin/sparknet shell: Error:" (illegal start
+ * of expression); stages that did not take the example shape from the features failed block 2 on
+ * the LeNet solver's Data layers ("does not declare the shape of an example").
  */
 class ReadmeJavaBlocksIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -60,7 +61,7 @@ class ReadmeJavaBlocksIT {
       from = at + marker.length();
     }
     for (int i = 0; i < parts.size(); i++) {
-      Matcher m = Pattern.compile("(?m)^\\|  (Error|Exception).*$").matcher(parts.get(i));
+      Matcher m = CliFixtures.JSHELL_FAILURE.matcher(parts.get(i));
       if (m.find()) {
         throw new AssertionError(
             "README Java block "

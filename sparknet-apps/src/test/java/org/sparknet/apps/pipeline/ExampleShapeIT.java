@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -28,11 +29,11 @@ import org.sparknet.testing.spark.LocalSpark;
  * solver file set, on raw 0-255 Fashion-MNIST rows: the stage takes [1, 28, 28] from the 784-value
  * vectors and the fitted model keeps it; the stage feeds the values unscaled and the net's scale
  * applies, so the same weights in SparkNet's Input-layer LeNet (which scales nothing) give the same
- * scores on pixels / 256. An empty DataFrame without ML attributes has no size to take: the error
- * names the stage's param. Broken on purpose: without the shape taken from the features, fit failed
- * with "reads its data from a database, which does not declare the shape of an example"; a stage
- * that scaled the features by 1/256 itself gave scores that differed from the Input net's (index 0:
- * expected 0.94 but was 0.07, rounded).
+ * scores on pixels / 256 computed here. An empty DataFrame without ML attributes has no size to
+ * take: the error names the stage's param. Broken on purpose: without the shape taken from the
+ * features, fit failed with "layer 'mnist' (Data) reads its data from a database, which does not
+ * declare the shape of an example"; a features reader that divided by 256 gave 0.0013 where the
+ * reference has 0.245 (row 0, index 0).
  */
 class ExampleShapeIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -63,20 +64,25 @@ class ExampleShapeIT {
     assertArrayEquals(
         new int[] {1, 28, 28}, SparkNetClassificationModel.load(saved).getInputShape());
 
-    Dataset<Row> test = fashion.test().toDataFrame(spark, 0, 50, 1, 1f);
-    Dataset<Row> scaled = fashion.test().toDataFrame(spark, 0, 50, 1, 1f / 256);
+    // The reference: the same weights in SparkNet's LeNet with Input layers, which scale nothing,
+    // given pixels / 256 computed here, one vector at a time on the driver (no features column).
     SparkNetClassificationModel inputNet =
         SparkNetClassificationModel.fromCaffe(
             ROOT.resolve("sparknet-apps/src/main/resources/org/sparknet/apps/mnist/lenet.prototxt")
                 .toString(),
             dir.resolve("lenet/weights/weights.caffemodel").toString());
-    List<Row> a = model.setFeaturesCol("image").transform(test).orderBy("id").collectAsList();
-    List<Row> b = inputNet.setFeaturesCol("image").transform(scaled).orderBy("id").collectAsList();
-    assertEquals(50, a.size());
-    for (int i = 0; i < a.size(); i++) {
+    Dataset<Row> test = fashion.test().toDataFrame(spark, 0, 10, 1, 1f);
+    List<Row> rows = model.setFeaturesCol("image").transform(test).orderBy("id").collectAsList();
+    assertEquals(10, rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      double[] pixels = rows.get(i).<Vector>getAs("image").toArray();
+      double[] scaled = new double[pixels.length];
+      for (int j = 0; j < pixels.length; j++) {
+        scaled[j] = pixels[j] / 256;
+      }
       assertArrayEquals(
-          b.get(i).<Vector>getAs("rawPrediction").toArray(),
-          a.get(i).<Vector>getAs("rawPrediction").toArray(),
+          inputNet.predictRaw(Vectors.dense(scaled)).toArray(),
+          rows.get(i).<Vector>getAs("rawPrediction").toArray(),
           1e-4,
           "row " + i + ": the Data net on raw pixels against the Input net on pixels / 256");
     }

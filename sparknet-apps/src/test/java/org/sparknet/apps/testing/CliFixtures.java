@@ -268,6 +268,14 @@ public final class CliFixtures {
   }
 
   /**
+   * A failed snippet in jshell's output: a compile error or an exception, which jshell reports and
+   * then goes on. Run on a script file, jshell starts the lines with "Error:" and "Exception"; at
+   * its prompt with "| ".
+   */
+  public static final java.util.regex.Pattern JSHELL_FAILURE =
+      java.util.regex.Pattern.compile("(?m)^(\\|  )?(Error:|Exception [\\w.$]+).*$");
+
+  /**
    * Starts {@code pb} with its output (errors included) going to {@code log}, waits up to {@code
    * minutes}, prints what it wrote and returns it; fails, with the output, when it did not finish
    * in time (killed) or exited with another status than 0. {@code what} names it in the message.
