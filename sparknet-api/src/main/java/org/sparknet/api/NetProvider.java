@@ -57,6 +57,17 @@ public interface NetProvider {
     return WeightsFile.decode(bytes, source);
   }
 
+  /**
+   * Whether the definition needs {@link NetDefinition#sampleShape()} because it has none and a
+   * layer reads examples whose shape the net does not declare (for Caffe a {@code Data}, {@code
+   * ImageData}, {@code HDF5Data} or {@code WindowData} layer). Callers that know the examples (the
+   * Spark ML stages know a features column's size) fill it in before building the net. The default
+   * is false: the engine's nets declare their inputs.
+   */
+  default boolean needsSampleShape(NetDefinition definition) {
+    return false;
+  }
+
   /** The file name under which saved models keep {@link #encodeWeights}' bytes. */
   default String weightsFileName() {
     return "weights.bin";

@@ -10,6 +10,7 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.caffe.internal.CaffeRuntime;
+import org.sparknet.caffe.internal.DataLayers;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
@@ -161,6 +162,39 @@ public final class CaffeNetProvider implements NetProvider {
   }
 
   /**
+   * True when the definition has no sample shape and its net (the net text, else the solver's
+   * embedded net) has a data layer other than {@code MemoryData}, which declares its own.
+   */
+  @Override
+  public boolean needsSampleShape(NetDefinition definition) {
+    if (definition.sampleShape() != null) {
+      return false;
+    }
+    Message net;
+    if (definition.netText() != null) {
+      net = TextFormat.parse(definition.netText(), "net definition");
+    } else {
+      net = embeddedNet(TextFormat.parse(definition.solverText(), "solver definition"));
+    }
+    if (net == null) {
+      return false;
+    }
+    for (Field layer : net.all("layer")) {
+      String type = layer.message().value("type", "");
+      if (DataLayers.TYPES.contains(type) && !type.equals("MemoryData")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The solver's net_param, else its train_net_param, else null. */
+  private static Message embeddedNet(Message solver) {
+    Message net = solver.child("net_param");
+    return net != null ? net : solver.child("train_net_param");
+  }
+
+  /**
    * Sets the first dimension of every {@code Input} layer's shapes (and of the net's legacy {@code
    * input_shape}s) and the {@code batch_size} of every data layer, in the net text or in the
    * solver's {@code net_param}.
@@ -183,10 +217,7 @@ public final class CaffeNetProvider implements NetProvider {
           definition.device());
     }
     Message solver = TextFormat.parse(definition.solverText(), "solver definition");
-    Message net = solver.child("net_param");
-    if (net == null) {
-      net = solver.child("train_net_param");
-    }
+    Message net = embeddedNet(solver);
     if (net == null) {
       throw new IllegalArgumentException(
           "batchSize needs the net text: the solver definition embeds no net_param");

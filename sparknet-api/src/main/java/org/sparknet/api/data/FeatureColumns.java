@@ -63,6 +63,30 @@ public final class FeatureColumns {
     return kind;
   }
 
+  /**
+   * Values per row of the features column: the size its ML attributes record (VectorAssembler
+   * writes them), else the first row's, read with a one-row job; -1 when there is no row (or a null
+   * first row) to tell.
+   *
+   * @throws IllegalArgumentException when the column is missing or of another type
+   */
+  public static int size(Dataset<Row> df, String col) {
+    checkFeatures(df.schema(), col, -1, "the net");
+    StructField f = field(df.schema(), col, "Features");
+    if (f.dataType() instanceof VectorUDT) {
+      int n = AttributeGroup.fromStructField(f).size();
+      if (n >= 0) {
+        return n;
+      }
+    }
+    List<Row> first = df.select(col).limit(1).collectAsList();
+    if (first.isEmpty() || first.get(0).isNullAt(0)) {
+      return -1;
+    }
+    Object v = first.get(0).get(0);
+    return v instanceof Vector vec ? vec.size() : first.get(0).getList(0).size();
+  }
+
   /** Checks that the label column exists and is numeric. */
   public static void checkLabel(StructType schema, String col) {
     StructField f = field(schema, col, "Label");

@@ -20,6 +20,7 @@ public final class WorkerTasks {
   /** One partition's training round (an idle result for a partition without data). */
   public static Iterator<PartitionResult> train(
       WorkerPlan plan, RoundOrders orders, int partition, Iterator<DataShard> shards) {
+    BlasThreads.forTask();
     DataShard shard = shards.hasNext() ? shards.next() : null;
     if (shard == null || shard.isEmpty()) {
       return List.of(PartitionResult.idle(partition)).iterator();
@@ -46,6 +47,7 @@ public final class WorkerTasks {
    */
   public static Iterator<OutputSums> test(
       WorkerPlan plan, Broadcast<float[]> weights, int partition, Iterator<DataShard> shards) {
+    BlasThreads.forTask();
     DataShard shard = shards.hasNext() ? shards.next() : null;
     if (shard == null || shard.isEmpty()) {
       return List.of(new OutputSums()).iterator();

@@ -86,7 +86,8 @@ public final class SparkNetClassifier
   @Override
   public SparkNetClassificationModel train(Dataset<?> dataset) {
     StageTraining.Fitted fitted = StageTraining.fit(dataset, this);
-    return new SparkNetClassificationModel(uid, new TrainedNet(fitted.weights(), fitted.history()));
+    return fitted.shapeInto(
+        new SparkNetClassificationModel(uid, new TrainedNet(fitted.weights(), fitted.history())));
   }
 
   @Override

@@ -62,7 +62,7 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
         copyValues(
             new SparkNetModel(uid, new TrainedNet(fitted.weights(), fitted.history())),
             ParamMap.empty());
-    return model.setParent(this);
+    return fitted.shapeInto(model).setParent(this);
   }
 
   @Override

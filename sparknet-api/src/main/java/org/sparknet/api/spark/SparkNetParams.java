@@ -89,7 +89,20 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return setNetText(DefinitionFiles.text(uri, "Net"));
   }
 
-  /** Shape of one example without the batch axis; empty (default): the net declares it. */
+  /**
+   * Shape of one example without the batch axis. Empty (default): the net's, when its inputs
+   * declare it ({@code Input}, {@code MemoryData}); for Caffe's {@code Data}-style layers, which do
+   * not, the stage takes it from the features' size n as Caffe's Data layer reads a {@code Datum}:
+   * [1, s, s] when n = s*s (a grey image: 784 gives [1, 28, 28]), [3, s, s] when n = 3*s*s (a
+   * colour image, channels first: 3072 gives [3, 32, 32]), else [n, 1, 1]; the fitted model keeps
+   * the shape. Set it for anything else (non-square images, another channel count).
+   *
+   * <p>The features go to the net as they are: no stage scales them. A Data layer's {@code
+   * transform_param} ({@code scale}, {@code mean_value}, crops, mirrors) applies to them as Caffe
+   * applies it to the bytes of its database, so Caffe's LeNet ({@code scale: 0.00390625}) takes raw
+   * 0-255 pixels; an {@code Input} layer scales nothing, so its net takes the values it was trained
+   * on.
+   */
   default IntArrayParam inputShape() {
     return stageParams().inputShape;
   }

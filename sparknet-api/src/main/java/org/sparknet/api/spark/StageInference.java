@@ -24,6 +24,7 @@ import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
+import org.sparknet.api.internal.BlasThreads;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.predict.Prediction;
@@ -86,8 +87,8 @@ final class StageInference {
       Output output) {
     Dataset<Row> df = dataset.toDF();
     StageSupport.checkFeatures(df.schema(), p);
-    NetDefinition def = StageSupport.definition(p);
     String fc = p.getFeaturesCol();
+    NetDefinition def = StageSupport.definition(p, () -> FeatureColumns.size(df, fc));
     Plan plan =
         new Plan(
             def,
@@ -121,6 +122,7 @@ final class StageInference {
     if (!rows.hasNext()) {
       return rows;
     }
+    BlasThreads.forTask();
     Net net =
         NetProvider.build(TaskDevices.resolve(plan.definition(), TaskContext.getPartitionId()));
     boolean[] closed = {false};
@@ -192,7 +194,9 @@ final class StageInference {
    * @throws IllegalArgumentException when the features have another size than the net's input
    */
   static float[] predictOne(SparkNetParams<?> p, WeightCollection weights, float[] features) {
-    NetDefinition def = TaskDevices.forDriver(StageSupport.definition(p));
+    NetDefinition def =
+        TaskDevices.forDriver(
+            StageSupport.definition(p, () -> features == null ? -1 : features.length));
     InputBlobs blobs = StageSupport.blobs(p);
     try (Net net = NetProvider.build(def)) {
       net.setWeights(weights);

@@ -88,8 +88,10 @@ public final class StageParams implements Serializable {
         new IntArrayParam(
             owner,
             "inputShape",
-            "shape of one example without the batch axis, e.g. [1, 28, 28], for nets whose data"
-                + " layers do not declare it; empty: the net declares it",
+            "shape of one example without the batch axis, e.g. [1, 28, 28]; empty: the net's"
+                + " input layers declare it or, for Caffe Data layers, from the features' size n:"
+                + " [1, s, s] for n = s*s, [3, s, s] for n = 3*s*s, else [n, 1, 1]. Features are"
+                + " fed unscaled; a Data layer's transform_param (scale, mean_value) applies",
             new Check<>(Check.Kind.ALL_POSITIVE));
     device =
         new Param<>(

@@ -3,6 +3,7 @@ package org.sparknet.api.spark;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntSupplier;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.NetDefinition;
@@ -53,6 +54,51 @@ final class StageSupport {
       d = provider.withBatchSize(d, p.getBatchSize());
     }
     return d;
+  }
+
+  /**
+   * {@link #definition(SparkNetParams)} with the shape of one example filled in when {@code
+   * inputShape} is unset and the net does not declare it (Caffe's {@code Data}, {@code ImageData},
+   * {@code HDF5Data} and {@code WindowData} layers): {@link #exampleShape} of the features' size.
+   *
+   * @param featureSize floats per example, asked only when needed; -1 when unknown
+   * @throws IllegalArgumentException naming {@code inputShape} when the shape is needed and the
+   *     size unknown
+   */
+  static NetDefinition definition(SparkNetParams<?> p, IntSupplier featureSize) {
+    NetDefinition d = definition(p);
+    if (!NetProvider.forEngine(d.engine()).needsSampleShape(d)) {
+      return d;
+    }
+    int n = featureSize.getAsInt();
+    if (n <= 0) {
+      throw new IllegalArgumentException(
+          "Stage "
+              + p.uid()
+              + ": the net's data layers do not declare the shape of an example and there are no"
+              + " features to take it from; set inputShape, e.g. setInputShape(new int[] {1, 28,"
+              + " 28}) for 28x28 grey images");
+    }
+    return new NetDefinition(
+        d.engine(), d.solverText(), d.netText(), exampleShape(n), d.seed(), d.device());
+  }
+
+  /**
+   * The shape of one example of {@code n} floats, as Caffe's Data layers would read it from a
+   * {@code Datum} (channels, height, width): a square n = s*s is a grey image [1, s, s], n = 3*s*s
+   * a colour image [3, s, s] (channels first, as Caffe stores them), anything else a vector [n, 1,
+   * 1] (as Caffe's extract_features writes one).
+   */
+  static List<Integer> exampleShape(int n) {
+    int s = (int) Math.round(Math.sqrt(n));
+    if (s * s == n) {
+      return List.of(1, s, s);
+    }
+    int c = (int) Math.round(Math.sqrt(n / 3.0));
+    if (3 * c * c == n) {
+      return List.of(3, c, c);
+    }
+    return List.of(n, 1, 1);
   }
 
   /**

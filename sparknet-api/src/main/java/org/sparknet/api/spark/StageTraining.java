@@ -20,8 +20,20 @@ import org.sparknet.api.train.TrainerConfig;
 final class StageTraining {
   private StageTraining() {}
 
-  /** The trained weights and one entry per round. */
-  record Fitted(WeightCollection weights, List<RoundMetrics> history) {}
+  /**
+   * The trained weights, one entry per round, and the example shape taken from the features (null
+   * when {@code inputShape} was set or the net declares its inputs).
+   */
+  record Fitted(WeightCollection weights, List<RoundMetrics> history, int[] inferredShape) {
+
+    /** {@code model} with the inferred example shape as its {@code inputShape}, if there is one. */
+    <M extends SparkNetParams<?>> M shapeInto(M model) {
+      if (inferredShape != null) {
+        model.setInputShape(inferredShape);
+      }
+      return model;
+    }
+  }
 
   /**
    * Trains on {@code dataset} with the distributed loop until a stop criterion holds ({@code
@@ -33,10 +45,15 @@ final class StageTraining {
     StageSupport.checkFeatures(df.schema(), p);
     FeatureColumns.checkLabel(df.schema(), p.getLabelCol());
     ValidationSplit split = ValidationSplit.of(df, p);
-    TrainerConfig.Builder b = config(StageSupport.definition(p), p, split.validation() != null);
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(df.sparkSession().sparkContext());
     String fc = p.getFeaturesCol();
     String lc = p.getLabelCol();
+    NetDefinition def = StageSupport.definition(p, () -> FeatureColumns.size(df, fc));
+    int[] inferred =
+        p.getInputShape().length == 0 && def.sampleShape() != null
+            ? def.sampleShape().stream().mapToInt(Integer::intValue).toArray()
+            : null;
+    TrainerConfig.Builder b = config(def, p, split.validation() != null);
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(df.sparkSession().sparkContext());
     try (SparkNetTrainer trainer = new SparkNetTrainer(sc, b.build())) {
       // The net is built now: check a column whose size its ML attributes tell before any job.
       FeatureColumns.checkFeatures(
@@ -52,7 +69,7 @@ final class StageTraining {
         trainer.addListener(l);
       }
       List<RoundMetrics> history = trainer.train();
-      return new Fitted(trainer.getWeights(), List.copyOf(history));
+      return new Fitted(trainer.getWeights(), List.copyOf(history), inferred);
     }
   }
 

@@ -20,6 +20,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.device.TaskDevices;
+import org.sparknet.api.internal.BlasThreads;
 import org.sparknet.api.internal.BroadcastReleaser;
 import org.sparknet.api.internal.DriverRound;
 import org.sparknet.api.internal.MetricsLog;
@@ -99,6 +100,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     this.sc = Objects.requireNonNull(sc, "sc");
     this.cfg = Objects.requireNonNull(cfg, "cfg");
     this.workers = cfg.workers() > 0 ? cfg.workers() : sc.defaultParallelism();
+    BlasThreads.check(sc.getConf());
     this.driverNet = NetProvider.build(TaskDevices.forDriver(cfg.netDefinition()));
     try {
       this.inputs = new NetInputs(driverNet, cfg);

@@ -11,6 +11,14 @@ import org.apache.spark.sql.SparkSession;
  * spark-submit's {@code --conf} reaches the driver) is left as the user set it.
  */
 public final class SparkSettings {
+  /**
+   * OpenBLAS threads of each JVM that runs SparkNet's tasks (executors; the driver under a local
+   * master), which every task sets before it computes: a positive integer; unset, the JVM's {@code
+   * OPENBLAS_NUM_THREADS} if it has one, else 1, one BLAS thread per task slot. A Spark conf key,
+   * or a local property ({@code SparkContext.setLocalProperty}) for the jobs of one thread.
+   */
+  public static final String BLAS_THREADS = "spark.sparknet.blasThreads";
+
   private SparkSettings() {}
 
   /** Key to value, in a stable order. */

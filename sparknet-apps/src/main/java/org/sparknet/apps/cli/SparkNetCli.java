@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       CharRnnCommand.class,
       AutoEncoderCommand.class,
       GpusCommand.class,
+      ShellCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class SparkNetCli implements Runnable {

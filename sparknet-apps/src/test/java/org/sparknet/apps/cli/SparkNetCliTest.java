@@ -31,6 +31,24 @@ class SparkNetCliTest {
     assertTrue(text(out).contains("--onnx") && text(out).contains("--weights"), text(out));
   }
 
+  /**
+   * shell is listed and has SparkNet's own help (bin/sparknet hands `shell --help` to the CLI); run
+   * from the jar it says where the shell is. Without ShellCommand registered, --help listed no
+   * shell and `shell --help` was an unmatched argument (exit 2).
+   */
+  @Test
+  void shellIsListedWithItsOwnHelp() {
+    assertEquals(0, SparkNetCli.run("--help"));
+    assertTrue(text(out).contains("shell "), text(out));
+    out.reset();
+    assertEquals(0, SparkNetCli.run("shell", "--help"));
+    assertTrue(
+        text(out).contains("FILE.jsh") && text(out).contains("README") && text(out).contains("dot"),
+        text(out));
+    assertEquals(2, SparkNetCli.run("shell"));
+    assertTrue(text(err).contains("bin/sparknet shell"), text(err));
+  }
+
   @Test
   void demoHelpDescribesItsOptions() {
     assertEquals(0, SparkNetCli.run("demo", "--help"));

@@ -1,18 +1,16 @@
 package org.sparknet.apps.notebook;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.CliFixtures;
 
 /**
  * Runs examples/notebook.jsh as its header says, {@code bin/sparknet shell examples/notebook.jsh}:
@@ -36,24 +34,14 @@ class NotebookIT {
       throw new IllegalStateException("run this IT through 'mvn verify' (it packages the jar)");
     }
     List<String> cmd = List.of("bin/sparknet", "shell", "examples/notebook.jsh");
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());
     pb.environment().put("SPARKNET_JAVA_OPTS", "-Xmx2g");
     pb.environment().put("GLOG_minloglevel", "2");
     pb.environment().put("OPENBLAS_NUM_THREADS", "1");
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-    Path log = tmp.resolve("jshell.log");
-    pb.redirectOutput(log.toFile());
-    Process p = pb.start();
-    boolean done = p.waitFor(5, TimeUnit.MINUTES);
-    if (!done) {
-      p.destroyForcibly();
-    }
-    String out = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertTrue(done, "the notebook did not finish in 5 minutes:\n" + out);
-    assertEquals(0, p.exitValue(), out);
+    String out = CliFixtures.runToEnd(pb, tmp.resolve("jshell.log"), 5, "The notebook");
     // jshell reports a failed snippet and goes on: any such report fails the notebook.
-    assertFalse(out.contains("|  Exception") || out.contains("|  Error"), out);
+    assertFalse(CliFixtures.JSHELL_FAILURE.matcher(out).find(), out);
     assertTrue(out.contains("rows: train 4000, test 1000"), out);
     for (int round = 1; round <= 2; round++) {
       // The line fit prints as it trains, the listener's, and the loaded model's history.

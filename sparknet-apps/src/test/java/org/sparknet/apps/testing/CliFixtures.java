@@ -267,6 +267,38 @@ public final class CliFixtures {
     return pb;
   }
 
+  /**
+   * A failed snippet in jshell's output: a compile error or an exception, which jshell reports and
+   * then goes on. Run on a script file, jshell starts the lines with "Error:" and "Exception"; at
+   * its prompt with "| ".
+   */
+  public static final java.util.regex.Pattern JSHELL_FAILURE =
+      java.util.regex.Pattern.compile("(?m)^(\\|  )?(Error:|Exception [\\w.$]+).*$");
+
+  /**
+   * Starts {@code pb} with its output (errors included) going to {@code log}, waits up to {@code
+   * minutes}, prints what it wrote and returns it; fails, with the output, when it did not finish
+   * in time (killed) or exited with another status than 0. {@code what} names it in the message.
+   */
+  public static String runToEnd(ProcessBuilder pb, Path log, int minutes, String what)
+      throws IOException, InterruptedException {
+    pb.redirectErrorStream(true).redirectOutput(log.toFile());
+    Process p = pb.start();
+    boolean done = p.waitFor(minutes, java.util.concurrent.TimeUnit.MINUTES);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    System.out.println(out);
+    if (!done) {
+      throw new AssertionError(what + " did not finish in " + minutes + " minutes:\n" + out);
+    }
+    if (p.exitValue() != 0) {
+      throw new AssertionError(what + " exited with " + p.exitValue() + ":\n" + out);
+    }
+    return out;
+  }
+
   /** The CLI's exit code and what it printed. */
   public record Result(int exit, String out, String err) {
     @Override

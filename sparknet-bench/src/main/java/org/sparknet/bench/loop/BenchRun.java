@@ -13,6 +13,7 @@ import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.SparkSettings;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.apps.mnist.LeNet;
@@ -52,6 +53,15 @@ record BenchRun(
         .optTau(tau)
         .optWorkers(workers)
         .optSeed(SEED);
+  }
+
+  /**
+   * Sets OpenBLAS's threads here and for this thread's Spark jobs, whose tasks set the count of
+   * their own (SparkSettings.BLAS_THREADS); returns what OpenBLAS reports.
+   */
+  int blasThreads(int n) {
+    sc.setLocalProperty(SparkSettings.BLAS_THREADS, Integer.toString(n));
+    return Sgemm.setThreads(n);
   }
 
   SparkNetTrainer trainer(TrainerConfig.Builder config) {

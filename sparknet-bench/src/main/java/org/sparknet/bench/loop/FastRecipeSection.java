@@ -41,7 +41,7 @@ final class FastRecipeSection {
   }
 
   void run() {
-    packageApps();
+    packageApps(root, work);
     String load = Machine.loadAverage();
     boolean quick = run.opt().quick();
     List<Case> cases =
@@ -109,8 +109,11 @@ final class FastRecipeSection {
     return "?";
   }
 
-  /** bin/sparknet runs the packaged apps jar: package it from this checkout first. */
-  private void packageApps() {
+  /**
+   * bin/sparknet runs the packaged apps jar: package it from the checkout {@code root} first,
+   * logging to {@code work}.
+   */
+  static void packageApps(Path root, Path work) {
     try {
       Files.createDirectories(work);
     } catch (IOException e) {

@@ -73,7 +73,7 @@ final class HybridSection {
         l.batch == LeNet.TRAIN_BATCH
             ? lenet
             : NetProvider.forEngine(lenet.engine()).withBatchSize(lenet, l.batch);
-    int threads = Sgemm.setThreads(l.blasThreads);
+    int threads = run.blasThreads(l.blasThreads);
     if (l == Layout.BIG_BATCH) {
       bigBatchThreads = threads;
     }
@@ -97,7 +97,7 @@ final class HybridSection {
           "hybrid rep %d, %s: %.0f img/s, test accuracy %.4f after %,d examples",
           rep + 1, l.name(), ips, acc, warmUp + timed);
     } finally {
-      Sgemm.setThreads(1);
+      run.blasThreads(1);
     }
   }
 

@@ -131,6 +131,7 @@ public final class LoopBenchmark {
     s.put("blas", () -> new BlasSection(run).run());
     s.put("recipes", () -> new RecipeSection(run).run());
     s.put("storage", () -> new StorageSection(run).run());
+    s.put("submit", () -> new SubmitSection(run).run());
     return s;
   }
 

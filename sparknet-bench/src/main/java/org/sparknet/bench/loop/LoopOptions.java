@@ -52,7 +52,8 @@ public record LoopOptions(
           "adaptive",
           "blas",
           "recipes",
-          "storage");
+          "storage",
+          "submit");
 
   static final String USAGE =
       String.join(
@@ -60,7 +61,7 @@ public record LoopOptions(
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,threads,tau,demo,roofline,layers,raw,split,",
           "                             model,tta,fast,hybrid,weights,cluster,compress,adaptive,",
-          "                             blas,recipes,storage]",
+          "                             blas,recipes,storage,submit]",
           "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -99,6 +100,8 @@ public record LoopOptions(
           "  storage     IDX from an in-process HDFS through SparkNet's loader vs a plain read; the",
           "              driver's heap peak (-Xmx512m) training from 1 GB+ on HDFS on a standalone",
           "              cluster; image-folder decoding, OpenCV vs javax.imageio (~5-10 min)",
+          "  submit      the README's train command: spark-submit --master local[2] of the apps",
+          "              jar against bin/sparknet train, and with 2 BLAS threads a task (~10 min)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 

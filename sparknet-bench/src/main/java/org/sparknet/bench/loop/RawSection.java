@@ -60,12 +60,12 @@ final class RawSection {
         net.train(steps, feeder);
         double c = (double) steps * b / seconds(t0);
         double s1 = imagesPerSecond(one, rounds);
-        int threadsSeen = Sgemm.setThreads(2);
+        int threadsSeen = run.blasThreads(2);
         double s1t2;
         try {
           s1t2 = imagesPerSecond(one, rounds);
         } finally {
-          Sgemm.setThreads(1);
+          run.blasThreads(1);
         }
         double s2 = imagesPerSecond(two, rounds);
         plain.add(p);

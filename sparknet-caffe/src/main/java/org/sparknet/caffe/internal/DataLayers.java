@@ -186,8 +186,9 @@ public final class DataLayers {
           what
               + " reads its data from a "
               + (type.equals("Data") ? "database" : "file")
-              + ", which does not declare the shape of an example: set NetDefinition.sampleShape"
-              + " (for MNIST [1, 28, 28])");
+              + ", which does not declare the shape of an example: set it (for MNIST [1, 28, 28])"
+              + " with --sample-shape on the command line, inputShape on a Spark ML stage, or"
+              + " NetDefinition.sampleShape in Java");
     }
     for (int d : sample) {
       if (d <= 0) {
