@@ -28,6 +28,7 @@ import org.sparknet.apps.testing.CliFixtures;
 class ReadmeJavaBlocksIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final String MARKER = "@@ README Java block ";
+  static final String OUTSIDE_SHELL = "<!-- outside bin/sparknet shell -->";
 
   @TempDir Path tmp;
 
@@ -91,10 +92,17 @@ class ReadmeJavaBlocksIT {
   /** A fenced Java block of the README and the line its code starts on. */
   record Block(String code, int line) {}
 
+  /**
+   * The Java blocks the shell runs: all but those right after a {@value #OUTSIDE_SHELL} comment,
+   * which are programs of their own on another class path (ONNX Runtime's, for an exported model).
+   */
   static List<Block> javaBlocks(String readme) {
     List<Block> blocks = new ArrayList<>();
     Matcher m = Pattern.compile("(?ms)^```java\\n(.*?)^```$").matcher(readme);
     while (m.find()) {
+      if (readme.substring(0, m.start()).stripTrailing().endsWith(OUTSIDE_SHELL)) {
+        continue;
+      }
       int line = (int) readme.substring(0, m.start(1)).chars().filter(c -> c == '\n').count() + 1;
       blocks.add(new Block(m.group(1), line));
     }
