@@ -150,6 +150,28 @@ class SparkNetFitOptionsIT {
   }
 
   /**
+   * A time budget through the stage's param, alone (maxRounds 0), on an engine slowed to 20 ms a
+   * step: fit ends inside it (plus 1 s of Spark's scheduling) and uses most of it; a budget that is
+   * no duration is refused by the param. Broken on purpose: a stage that ignored timeBudget failed
+   * with "has no stop criterion".
+   */
+  @Test
+  void stopsByATimeBudget() {
+    long t0 = System.nanoTime();
+    List<RoundMetrics> h =
+        StageFrames.classifier(StageFrames.SOLVER + "\nstepMillis=20")
+            .setMaxRounds(0)
+            .setTimeBudget("6s")
+            .fit(train)
+            .getHistory();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(seconds <= 7 && seconds >= 4, seconds + " s for a 6 s budget: " + h);
+    assertTrue(h.size() >= 3, h.toString());
+    assertThrows(
+        IllegalArgumentException.class, () -> StageFrames.classifier().setTimeBudget("5 minutes"));
+  }
+
+  /**
    * Validation rows from a boolean column (held out of training) and from a DataFrame (tested after
    * every round, as the evaluator measures them). Broken on purpose: not filtering the flagged rows
    * out trained on 1,000 rows instead of 800; validating on the training rows gave a last accuracy

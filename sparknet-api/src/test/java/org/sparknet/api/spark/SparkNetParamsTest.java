@@ -90,6 +90,7 @@ class SparkNetParamsTest {
             "tau",
             "tauMax",
             "thresholds",
+            "timeBudget",
             "validationCol",
             "validationFraction",
             "verbose"),

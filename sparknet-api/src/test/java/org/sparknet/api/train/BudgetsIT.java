@@ -9,13 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.testnet.OpenNetsCheck;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.testing.data.FashionMnist;
 import org.sparknet.testing.spark.LocalSpark;
@@ -27,26 +27,16 @@ import org.sparknet.testing.spark.LocalSpark;
  * with a poly learning rate at zero at the last step, and a place the run cannot write stops it
  * before the first step.
  */
+@ExtendWith(OpenNetsCheck.class)
 class BudgetsIT {
   private static final double LR = 0.05;
   private static List<Example> examples;
   private static JavaSparkContext sc;
-  private int liveBefore;
 
   @BeforeAll
   static void setUp() {
     examples = FashionMnist.load(true, 400);
     sc = LocalSpark.context();
-  }
-
-  @BeforeEach
-  void countNets() {
-    liveBefore = SoftmaxNet.live();
-  }
-
-  @AfterEach
-  void everyNetClosed() {
-    assertEquals(liveBefore, SoftmaxNet.live(), "nets left open by the test");
   }
 
   private static NetDefinition softmax(long stepMillis, long maxIter) {

@@ -13,10 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,6 +23,7 @@ import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.testnet.OpenNetsCheck;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.testing.Tolerance;
 import org.sparknet.testing.data.FashionMnist;
@@ -35,25 +35,15 @@ import org.sparknet.testing.spark.LocalSpark;
  * the driver makes of 16-bit offsets, that compression keeps training reproducible, and that
  * adaptive tau follows a worker that becomes slow.
  */
+@ExtendWith(OpenNetsCheck.class)
 class LargeNetRoundsIT {
   private static List<Example> examples;
   private static JavaSparkContext sc;
-  private int liveBefore;
 
   @BeforeAll
   static void setUp() {
     examples = FashionMnist.load(true, 400);
     sc = LocalSpark.context();
-  }
-
-  @BeforeEach
-  void countNets() {
-    liveBefore = SoftmaxNet.live();
-  }
-
-  @AfterEach
-  void everyNetClosed() {
-    assertEquals(liveBefore, SoftmaxNet.live(), "nets left open by the test");
   }
 
   private static JavaRDD<Example> rdd(List<List<Example>> parts) {

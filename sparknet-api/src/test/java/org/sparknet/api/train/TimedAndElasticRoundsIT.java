@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
+import org.sparknet.api.testnet.OpenNetsCheck;
 import org.sparknet.api.testnet.SoftmaxNet;
 import org.sparknet.testing.Tolerance;
 import org.sparknet.testing.data.FashionMnist;
@@ -25,27 +25,17 @@ import org.sparknet.testing.spark.LocalSpark;
  * not fail for a broken trainer (one step per worker passed the timed test; EASGD with alpha > 0
  * had a single worker).
  */
+@ExtendWith(OpenNetsCheck.class)
 class TimedAndElasticRoundsIT {
   private static final int FEATURES = 784;
   private static final int CLASSES = 10;
   private static List<Example> examples;
   private static JavaSparkContext sc;
-  private int liveBefore;
 
   @BeforeAll
   static void setUp() {
     examples = FashionMnist.load(true, 400);
     sc = LocalSpark.context();
-  }
-
-  @BeforeEach
-  void countNets() {
-    liveBefore = SoftmaxNet.live();
-  }
-
-  @AfterEach
-  void everyNetClosed() {
-    assertEquals(liveBefore, SoftmaxNet.live(), "nets left open by the test");
   }
 
   private static NetDefinition softmax(int batch, double lr) {

@@ -50,22 +50,9 @@ class BudgetCliIT {
   }
 
   private static Result train(Path solver, String output, String... more) {
-    List<String> a =
-        new ArrayList<>(
-            List.of(
-                "train",
-                "--solver",
-                solver.toString(),
-                "--train",
-                data.resolve("train-images-idx3-ubyte").toString(),
-                "--test",
-                data.resolve("t10k-images-idx3-ubyte").toString(),
-                "--workers",
-                "2",
-                "--output",
-                output));
+    List<String> a = new ArrayList<>(List.of("--workers", "2", "--output", output));
     a.addAll(Arrays.asList(more));
-    return CliFixtures.run(a.toArray(new String[0]));
+    return CliFixtures.run(CliFixtures.trainArgs(solver, data, a.toArray(new String[0])));
   }
 
   private static JsonNode lastRound(Path output) throws Exception {

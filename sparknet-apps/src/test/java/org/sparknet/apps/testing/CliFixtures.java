@@ -8,6 +8,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.sparknet.apps.cli.SparkNetCli;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxFile;
@@ -305,6 +308,25 @@ public final class CliFixtures {
     public String toString() {
       return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
     }
+  }
+
+  /**
+   * {@code train --solver SOLVER --train --test} on the subset {@link #fashionMnistSubset} wrote to
+   * {@code data}, followed by {@code more}.
+   */
+  public static String[] trainArgs(Path solver, Path data, String... more) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--solver",
+                solver.toString(),
+                "--train",
+                data.resolve("train-images-idx3-ubyte").toString(),
+                "--test",
+                data.resolve("t10k-images-idx3-ubyte").toString()));
+    a.addAll(Arrays.asList(more));
+    return a.toArray(new String[0]);
   }
 
   /** Runs the CLI in this JVM, capturing stdout and stderr. */
