@@ -304,9 +304,10 @@ public final class StoragePath implements Serializable {
   }
 
   /**
-   * Checks, before a run starts, that it will be able to write here later: the directory (this
-   * path, or its parent for a file) is made with its parents, and a probe file is written in it and
-   * removed. {@code what} names the setting in the error ("--checkpoint", "The metrics file").
+   * Checks, before a run starts, that it will be able to write here later: a probe file is written
+   * and removed in the directory (this path, or its parent for a file), or, where that directory
+   * does not exist yet, in its nearest existing ancestor, where the run will make it. Nothing is
+   * left behind. {@code what} names the setting in the error ("--checkpoint", "The metrics file").
    *
    * @throws IllegalArgumentException naming {@code what}, the URI and the reason: no permission, a
    *     file where a directory must be (or the reverse), or the file system's own message
@@ -317,8 +318,8 @@ public final class StoragePath implements Serializable {
 
   /** {@link #checkWritable(boolean, String)} for {@code target} on {@code fs}. */
   public static void checkWritable(FileSystem fs, Path target, boolean directory, String what) {
-    Path dir = directory || target.getParent() == null ? target : target.getParent();
     FileSystem raw = withoutChecksums(fs);
+    Path dir = directory || target.getParent() == null ? target : target.getParent();
     try {
       if (raw.exists(target) && raw.getFileStatus(target).isDirectory() != directory) {
         throw new IllegalArgumentException(
@@ -326,8 +327,11 @@ public final class StoragePath implements Serializable {
                 "%s %s is a %s, but a %s is written there; choose another path",
                 what, target, directory ? "file" : "directory", directory ? "directory" : "file"));
       }
-      if (!raw.mkdirs(dir)) {
-        throw new IOException("mkdirs returned false");
+      while (!raw.exists(dir) && dir.getParent() != null) {
+        dir = dir.getParent();
+      }
+      if (!raw.getFileStatus(dir).isDirectory()) {
+        throw new IOException("it is a file, so nothing can be made under it");
       }
       Path probe = new Path(dir, "_sparknet-write-check-" + UUID.randomUUID());
       try (OutputStream out = raw.create(probe, false)) {

@@ -201,12 +201,13 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   /**
-   * Every place the run writes, checked before Spark starts (made, and a probe file written and
-   * removed), so that nothing trains before they pass: output, metrics, plot, checkpoint and the
-   * snapshot prefix, which a stop by signal writes to even without a snapshot interval.
+   * Every place the run writes, checked before Spark starts (a probe file written and removed where
+   * it will write), so that nothing trains before they pass: output, metrics, plot, checkpoint and
+   * the snapshot prefix, which a stop by signal writes to even without a snapshot interval.
    */
   private void checkWritable(RunFiles files, SolverSettings settings) {
     files.output().checkWritable(true, "--output");
+    files.output().mkdirs();
     files
         .metrics()
         .checkWritable(false, metrics != null ? "--metrics" : "--output's metrics.jsonl");
