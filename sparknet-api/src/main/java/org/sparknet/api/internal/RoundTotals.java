@@ -158,30 +158,16 @@ public final class RoundTotals implements Serializable {
   }
 
   /**
-   * The next weights: the example-weighted mean of the workers' weights, or {@code centre} plus the
-   * weighted mean of their compressed offsets, or (elastic) {@code centre + alpha} times the sum of
-   * their offsets, computed by {@link Averager}.
+   * The next weights from the values added, by {@code rule}: from the results kept in partition
+   * order on the driver, or from the running sum.
    */
-  public float[] combine(float[] centre, boolean elastic, float alpha) {
+  public float[] combine(float[] centre, AveragingStrategy rule) {
     if (!hasValues()) {
       throw new IllegalStateException("No partition sent values");
     }
-    if (!keep) {
-      return elastic
-          ? sum.offset(centre, alpha)
-          : codec == Compression.NONE ? sum.mean() : sum.offset(centre, 1 / sum.weight());
-    }
-    double[] scales = new double[keptWeights.length];
-    double total = Arrays.stream(keptWeights).sum();
-    for (int i = 0; i < scales.length; i++) {
-      scales[i] = elastic ? alpha : keptWeights[i] / total;
-    }
-    if (!keptPacked.isEmpty()) {
-      return Averager.offset(centre, keptPacked, codec, scales);
-    }
-    return elastic
-        ? Averager.offset(centre, keptValues, scales)
-        : Averager.weightedMean(keptValues, keptWeights);
+    return keep
+        ? rule.combineKept(centre, keptValues, keptPacked, keptWeights)
+        : rule.combineSum(centre, sum);
   }
 
   /** The running sum of the values (empty on the driver, where values are kept instead). */

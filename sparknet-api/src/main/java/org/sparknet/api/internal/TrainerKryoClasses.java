@@ -27,6 +27,7 @@ public final class TrainerKryoClasses {
   public static void register(Kryo kryo) {
     // Registering an array class again keeps its id and replaces its serializer.
     kryo.register(float[].class, new BulkArrays.FloatArraySerializer());
+    kryo.register(float[][].class);
     kryo.register(double[].class);
     kryo.register(long[].class);
     kryo.register(int[].class);

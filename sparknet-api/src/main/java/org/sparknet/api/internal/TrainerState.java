@@ -68,10 +68,20 @@ public final class TrainerState {
    */
   public DriverRound.Start nextRound(boolean sumOnDriver, int tau) {
     return new DriverRound.Start(
-        round + 1, weights, positions.clone(), weightsToken, pendingSolverStates, sumOnDriver, tau);
+        round + 1,
+        weights,
+        positions.clone(),
+        weightsToken,
+        pendingSolverStates,
+        pendingWorkerWeights,
+        sumOnDriver,
+        tau);
   }
 
-  /** Replaces the weights from outside the loop (set by the user, a warm start). */
+  /**
+   * Replaces the weights from outside the loop (set by the user, a warm start); every worker starts
+   * from them, also one a resume would have given its own weights.
+   */
   public void replaceWeights(float[] newWeights) {
     if (newWeights.length != layout.size()) {
       throw new IllegalArgumentException(
@@ -82,6 +92,7 @@ public final class TrainerState {
     }
     weights = newWeights;
     weightsToken++;
+    pendingWorkerWeights = null;
   }
 
   /**
@@ -99,7 +110,10 @@ public final class TrainerState {
     pendingWorkerWeights = null;
   }
 
-  /** Takes over a checkpoint's state; the workers restart from its weights. */
+  /**
+   * Takes over a checkpoint's state; the workers restart from its weights, or from their own
+   * weights where it holds them.
+   */
   public void restore(Checkpoint c) {
     weights = c.weights();
     round = c.round();

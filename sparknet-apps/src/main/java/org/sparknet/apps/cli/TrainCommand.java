@@ -379,12 +379,6 @@ public final class TrainCommand implements Callable<Integer> {
                 + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
                 + " depends on the machine's speed");
       }
-      if (avg.isElastic()) {
-        throw new IllegalArgumentException(
-            "--deterministic cannot be combined with --averaging easgd: checkpoints do not hold the"
-                + " EASGD workers' own weights, so a resumed run would not repeat an uninterrupted"
-                + " one; use --averaging plain, or drop --deterministic");
-      }
       config.optDeterministic(true);
     }
     return config.build();

@@ -2,7 +2,6 @@ package org.sparknet.apps.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -131,6 +130,8 @@ class DeterminismIT {
         "dropout --compress fp16",
         "dropout --compress bf16",
         "dropout --group-size 2",
+        "dropout --averaging easgd --alpha 0.3",
+        "dropout --averaging easgd --alpha 0.3 --compress bf16",
         "crop-and-mirror"
       })
   void aResumedRunEndsAsAnUninterruptedOne(String combo) throws Exception {
@@ -146,35 +147,5 @@ class DeterminismIT {
     train(name + "-first", net, 2, c);
     byte[] resumed = train(name + "-resumed", net, 3, c);
     assertArrayEquals(uninterrupted, resumed, combo + ": resumed after round 2 of 3");
-  }
-
-  @Test
-  void easgdIsRefused() {
-    Result r =
-        CliFixtures.run(
-            "train",
-            "--deterministic",
-            "--averaging",
-            "easgd",
-            "--alpha",
-            "0.5",
-            "--solver",
-            lenet.toString(),
-            "--train",
-            idxTrain.toString(),
-            "--test",
-            idxTest.toString(),
-            "--workers",
-            "2",
-            "--rounds",
-            "2",
-            "--tau",
-            "3",
-            "--output",
-            dir.resolve("runs/easgd").toString());
-    assertEquals(2, r.exit(), r.toString());
-    assertTrue(
-        r.err().contains("--deterministic cannot be combined with --averaging easgd"), r.err());
-    assertFalse(Files.exists(dir.resolve("runs/easgd/final.caffemodel")));
   }
 }
