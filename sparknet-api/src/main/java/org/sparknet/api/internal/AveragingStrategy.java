@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.sparknet.api.Averager;
 import org.sparknet.api.Compression;
-import org.sparknet.api.train.Averaging;
 
 /**
  * One averaging rule, whole: its worker side (what a worker sends after its steps and which weights
@@ -24,17 +23,26 @@ import org.sparknet.api.train.Averaging;
  * </ul>
  *
  * <p>The synchronous round reaches a rule through {@link #send}, {@link #keep} and {@link
- * #combineKept}/{@link #combineSum}. Other ways of moving the results (an all-reduce between
- * executors, a parameter server) reuse the worker side unchanged and add their own way of summing;
- * {@code docs/architecture.md} says where they plug in.
+ * #combine}. Other ways of moving the results (an all-reduce between executors, a parameter server)
+ * reuse the worker side unchanged and add their own way of summing; {@code docs/architecture.md}
+ * says where they plug in.
  */
 public abstract sealed class AveragingStrategy implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** The rule of a trainer's public settings. */
-  public static AveragingStrategy of(Averaging averaging, Compression compression) {
-    AveragingStrategy rule = averaging.isElastic() ? new Elastic(averaging.alpha()) : new Plain();
-    return compression == Compression.NONE ? rule : new Compressed(rule, compression);
+  /** Plain averaging. */
+  public static AveragingStrategy plain() {
+    return new Plain();
+  }
+
+  /** Elastic averaging with moving rate {@code alpha} (checked by the public settings). */
+  public static AveragingStrategy elastic(float alpha) {
+    return new Elastic(alpha);
+  }
+
+  /** {@code inner}'s results sent as 16-bit offsets ({@link Compression#FP16} or BF16). */
+  public static AveragingStrategy compressed(AveragingStrategy inner, Compression codec) {
+    return new Compressed(inner, codec);
   }
 
   // ------------------------------------------------------------------ worker side
@@ -69,6 +77,21 @@ public abstract sealed class AveragingStrategy implements Serializable {
   }
 
   // ------------------------------------------------------------------ driver side
+
+  /**
+   * The next weights from a round's results: from those kept in partition order on the driver, or
+   * from the running sum of {@code treeAggregate}.
+   *
+   * @throws IllegalStateException when no partition sent values
+   */
+  public final float[] combine(float[] centre, RoundTotals totals) {
+    if (!totals.hasValues()) {
+      throw new IllegalStateException("No partition sent values");
+    }
+    return totals.kept()
+        ? combineKept(centre, totals.keptValues(), totals.keptPacked(), totals.keptWeights())
+        : combineSum(centre, totals.sum());
+  }
 
   /**
    * The next weights from the results kept on the driver in partition order: 32-bit {@code values}

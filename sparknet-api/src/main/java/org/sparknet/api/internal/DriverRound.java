@@ -176,7 +176,7 @@ public final class DriverRound {
 
   /** The next weights from a round's totals, by the plan's averaging rule. */
   public float[] combine(RoundTotals totals, float[] centre) {
-    return totals.combine(centre, plan.averaging());
+    return plan.averaging().combine(centre, totals);
   }
 
   /** The function every round's tasks run, holding the orders of the round being submitted. */

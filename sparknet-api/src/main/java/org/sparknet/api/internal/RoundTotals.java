@@ -11,8 +11,9 @@ import org.sparknet.api.Compression;
  * A round's partition results combined: their values, example and loss totals, the slowest worker's
  * timings, each partition's examples and solver restarts, and the first divergence by partition. On
  * the driver ({@link #onDriver}) the values are kept as they come, in partition order, and averaged
- * at the end in parallel ({@link #combine}); for {@code treeAggregate} they are added to a running
- * sum ({@link Averager.Sum}) as they come, and partial totals merge on the executors.
+ * at the end in parallel ({@link AveragingStrategy#combine}); for {@code treeAggregate} they are
+ * added to a running sum ({@link Averager.Sum}) as they come, and partial totals merge on the
+ * executors.
  */
 public final class RoundTotals implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -157,17 +158,24 @@ public final class RoundTotals implements Serializable {
     return keep ? keptWeights.length > 0 : !sum.isEmpty();
   }
 
-  /**
-   * The next weights from the values added, by {@code rule}: from the results kept in partition
-   * order on the driver, or from the running sum.
-   */
-  public float[] combine(float[] centre, AveragingStrategy rule) {
-    if (!hasValues()) {
-      throw new IllegalStateException("No partition sent values");
-    }
-    return keep
-        ? rule.combineKept(centre, keptValues, keptPacked, keptWeights)
-        : rule.combineSum(centre, sum);
+  /** Whether the results were kept as they came, in the order added (on the driver). */
+  public boolean kept() {
+    return keep;
+  }
+
+  /** The 32-bit values kept, in the order added (empty when summed or compressed). */
+  public List<float[]> keptValues() {
+    return keep ? keptValues : List.of();
+  }
+
+  /** The 16-bit offsets kept, in the order added (empty when summed or not compressed). */
+  public List<short[]> keptPacked() {
+    return keep ? keptPacked : List.of();
+  }
+
+  /** The weights of the results kept, in the order added (empty when summed). */
+  public double[] keptWeights() {
+    return keep ? keptWeights.clone() : new double[0];
   }
 
   /** The running sum of the values (empty on the driver, where values are kept instead). */

@@ -74,8 +74,7 @@ public record WorkerPlan(
     private long seed;
     private InputBlobs blobs;
     private int groupSize = 1;
-    private AveragingStrategy averaging =
-        AveragingStrategy.of(org.sparknet.api.train.Averaging.PLAIN, Compression.NONE);
+    private AveragingStrategy averaging = AveragingStrategy.plain();
 
     private Builder() {}
 

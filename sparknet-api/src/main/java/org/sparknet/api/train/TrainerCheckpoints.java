@@ -39,7 +39,7 @@ final class TrainerCheckpoints {
   TrainerCheckpoints(JavaSparkContext sc, TrainerConfig cfg, String trainerId, int workers) {
     this.sc = sc;
     this.cfg = cfg;
-    this.rule = AveragingStrategy.of(cfg.averaging(), cfg.compression());
+    this.rule = WorkerPlans.averaging(cfg);
     this.trainerId = trainerId;
     this.workers = workers;
     this.fingerprint = fingerprint(cfg.netDefinition());

@@ -1,5 +1,6 @@
 package org.sparknet.api.train;
 
+import org.sparknet.api.Compression;
 import org.sparknet.api.internal.AveragingStrategy;
 import org.sparknet.api.internal.WeightLayout;
 import org.sparknet.api.internal.WorkerPlan;
@@ -19,7 +20,18 @@ final class WorkerPlans {
         .seed(cfg.seed())
         .blobs(cfg.inputBlobs())
         .groupSize(cfg.groupSize())
-        .averaging(AveragingStrategy.of(cfg.averaging(), cfg.compression()))
+        .averaging(averaging(cfg))
         .build();
+  }
+
+  /** The averaging rule of the config's {@link Averaging} and {@link Compression}. */
+  static AveragingStrategy averaging(TrainerConfig cfg) {
+    AveragingStrategy rule =
+        cfg.averaging().isElastic()
+            ? AveragingStrategy.elastic(cfg.averaging().alpha())
+            : AveragingStrategy.plain();
+    return cfg.compression() == Compression.NONE
+        ? rule
+        : AveragingStrategy.compressed(rule, cfg.compression());
   }
 }

@@ -29,6 +29,13 @@ class AveragingStrategyTest {
       WeightLayout.of(List.of("fc"), List.of(List.of(Shape.of(N))));
   private static final List<Averaging> RULES = List.of(Averaging.PLAIN, Averaging.elastic(0.25));
 
+  /** The rule a trainer with these settings uses ({@code WorkerPlans.averaging}). */
+  static AveragingStrategy rule(Averaging a, Compression codec) {
+    AveragingStrategy r =
+        a.isElastic() ? AveragingStrategy.elastic(a.alpha()) : AveragingStrategy.plain();
+    return codec == Compression.NONE ? r : AveragingStrategy.compressed(r, codec);
+  }
+
   private static float[] random(long seed, float scale) {
     Random r = new Random(seed);
     float[] x = new float[N];
@@ -72,7 +79,7 @@ class AveragingStrategyTest {
     float[] w = random(1, 1f);
     for (Averaging a : RULES) {
       for (Compression codec : Compression.values()) {
-        AveragingStrategy rule = AveragingStrategy.of(a, codec);
+        AveragingStrategy rule = rule(a, codec);
         boolean offsets = a.isElastic() || codec != Compression.NONE;
         float[] centre = offsets ? w : random(2, 1f);
         float[][] next = round(rule, centre, new float[][] {w.clone(), w.clone(), w.clone()});
@@ -102,7 +109,7 @@ class AveragingStrategyTest {
     }
     for (Averaging a : RULES) {
       for (Compression codec : Compression.values()) {
-        AveragingStrategy rule = AveragingStrategy.of(a, codec);
+        AveragingStrategy rule = rule(a, codec);
         double[] weights = a.isElastic() ? new double[] {1, 1, 1} : new double[] {10, 20, 30};
         double total = a.isElastic() ? 1 / a.alpha() : 60;
         float[] expected = new float[N];
@@ -133,7 +140,7 @@ class AveragingStrategyTest {
     float[] centre = random(4, 1f);
     float[] w = random(5, 1f);
     for (Compression codec : Compression.values()) {
-      AveragingStrategy plain = AveragingStrategy.of(Averaging.PLAIN, codec);
+      AveragingStrategy plain = rule(Averaging.PLAIN, codec);
       float[] kept = w.clone();
       Sent s = plain.send(kept, centre, 40, LAYOUT, new AveragingStrategy.SendBuffers());
       assertEquals(40.0, s.weight());
@@ -142,7 +149,7 @@ class AveragingStrategyTest {
       assertFalse(plain.workersKeepWeights());
       assertFalse(plain.checkpointsWorkerWeights());
 
-      AveragingStrategy elastic = AveragingStrategy.of(Averaging.elastic(0.25), codec);
+      AveragingStrategy elastic = rule(Averaging.elastic(0.25), codec);
       kept = w.clone();
       s = elastic.send(kept, centre, 40, LAYOUT, new AveragingStrategy.SendBuffers());
       assertEquals(1.0, s.weight());
@@ -155,7 +162,7 @@ class AveragingStrategyTest {
       assertEquals(codec, elastic.compression());
     }
     float[] stay = w.clone();
-    assertFalse(AveragingStrategy.of(Averaging.elastic(0), Compression.NONE).keep(stay, centre));
+    assertFalse(rule(Averaging.elastic(0), Compression.NONE).keep(stay, centre));
     assertArrayEquals(w, stay, "alpha 0: the workers train on their own");
   }
 
@@ -170,7 +177,7 @@ class AveragingStrategyTest {
     nan[7] = Float.NaN;
     for (Averaging a : RULES) {
       for (Compression codec : Compression.values()) {
-        AveragingStrategy rule = AveragingStrategy.of(a, codec);
+        AveragingStrategy rule = rule(a, codec);
         Sent s = rule.send(nan, centre, 8, LAYOUT, new AveragingStrategy.SendBuffers());
         assertTrue(
             s.divergence() != null && s.divergence().startsWith("weight fc"),
@@ -180,11 +187,11 @@ class AveragingStrategyTest {
     float[] far = new float[N];
     far[3] = 70000f;
     Sent fp16 =
-        AveragingStrategy.of(Averaging.PLAIN, Compression.FP16)
+        rule(Averaging.PLAIN, Compression.FP16)
             .send(far, centre, 8, LAYOUT, new AveragingStrategy.SendBuffers());
     assertTrue(fp16.divergence().contains("beyond FP16's range"), fp16.divergence());
     Sent bf16 =
-        AveragingStrategy.of(Averaging.PLAIN, Compression.BF16)
+        rule(Averaging.PLAIN, Compression.BF16)
             .send(far, centre, 8, LAYOUT, new AveragingStrategy.SendBuffers());
     assertNull(bf16.divergence());
   }

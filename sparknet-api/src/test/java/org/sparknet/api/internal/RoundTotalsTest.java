@@ -14,8 +14,7 @@ import org.sparknet.testing.NDAssert;
 import org.sparknet.testing.Tolerance;
 
 class RoundTotalsTest {
-  private static final AveragingStrategy PLAIN =
-      AveragingStrategy.of(Averaging.PLAIN, Compression.NONE);
+  private static final AveragingStrategy PLAIN = AveragingStrategy.plain();
 
   private static float[] random(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
@@ -133,7 +132,7 @@ class RoundTotalsTest {
     }
     float[] centre = random(5000, 9);
     NDAssert.assertAllClose(
-        tree.combine(centre, PLAIN), driver.combine(centre, PLAIN), Tolerance.FLOAT);
+        PLAIN.combine(centre, tree), PLAIN.combine(centre, driver), Tolerance.FLOAT);
     assertTrue(driver.hasValues());
     assertEquals(15, driver.examples());
 
@@ -142,7 +141,7 @@ class RoundTotalsTest {
     for (int p = 0; p < counts.length; p++) {
       same.add(result(p, counts[p], a.clone()));
     }
-    assertArrayEquals(a, same.combine(centre, PLAIN));
+    assertArrayEquals(a, PLAIN.combine(centre, same));
     assertThrows(IllegalStateException.class, () -> same.merge(new RoundTotals(Compression.NONE)));
   }
 
@@ -171,14 +170,14 @@ class RoundTotalsTest {
         t.add(packed(0, 1, p0, 1)).add(packed(1, 3, p1, 3));
         NDAssert.assertAllClose(
             plain,
-            t.combine(centre, AveragingStrategy.of(Averaging.PLAIN, codec)),
+            AveragingStrategyTest.rule(Averaging.PLAIN, codec).combine(centre, t),
             Tolerance.FLOAT);
       }
       for (RoundTotals t : List.of(RoundTotals.onDriver(codec), new RoundTotals(codec))) {
         t.add(packed(0, 1, p0, 1.0)).add(packed(1, 3, p1, 1.0));
         NDAssert.assertAllClose(
             elastic,
-            t.combine(centre, AveragingStrategy.of(Averaging.elastic(0.25), codec)),
+            AveragingStrategyTest.rule(Averaging.elastic(0.25), codec).combine(centre, t),
             Tolerance.FLOAT);
       }
     }

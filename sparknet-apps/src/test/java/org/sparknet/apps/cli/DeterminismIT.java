@@ -23,9 +23,9 @@ import org.sparknet.apps.testing.CliFixtures.Result;
  * mirrors (the net's own generator, seeded the same way). Two runs write the same {@code
  * final.caffemodel}; so does a run resumed from its checkpoint after round 2 (the driver gone, as a
  * killed one would leave it: the trainer and its executor nets closed) against an uninterrupted
- * one, for plain averaging with and without {@code --compress fp16|bf16} and {@code --group-size 2},
- * and for {@code --averaging easgd} with and without {@code --compress bf16} (its checkpoints hold
- * the workers' own weights).
+ * one, for plain averaging with and without {@code --compress fp16|bf16} and {@code --group-size
+ * 2}, and for {@code --averaging easgd} with and without {@code --compress bf16} (its checkpoints
+ * hold the workers' own weights).
  *
  * <p>Mutation: without the per-round seeding (Worker not calling Net.reseed), every resume case
  * failed (the files first differed at byte 124 to 136), and the two Dropout runs differed (at byte
