@@ -31,7 +31,9 @@ import org.sparknet.apps.testing.CliFixtures.Result;
  * failed (the files first differed at byte 124 to 136), and the two Dropout runs differed (at byte
  * 124) in one of two mutated builds' runs: which task thread runs which partition, and so which
  * thread's generator Dropout draws from, is Spark's choice. Two crop-and-mirror runs still agreed
- * (a fresh net starts its crop generator from the net's seed); their resume did not.
+ * (a fresh net starts its crop generator from the net's seed); their resume did not. With the EASGD
+ * workers' checkpointed weights not handed back (Worker.train ignoring {@code workerWeightsOf}),
+ * both EASGD resumes failed (the files first differed at byte 124).
  */
 class DeterminismIT {
   @TempDir static Path dir;
