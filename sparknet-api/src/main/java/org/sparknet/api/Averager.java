@@ -2,18 +2,16 @@ package org.sparknet.api;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.ndarray.NDArray;
 
 /**
  * Every average of weights in SparkNet is computed here: the driver's combination of the workers'
  * results after a round ({@link #weightedMean}, {@link #offset}; {@link Sum} when {@code
  * treeAggregate} sums on the executors), a {@link SolverGroup}'s average after each step ({@link
- * #meanInPlace}), and {@link WeightCollection#mean} ({@link #mean}).
+ * #meanInPlace}), and {@link WeightCollection#mean} ({@link #equalMeans}).
  *
  * <p>The rule is the same everywhere: the mean of {@code x_0..x_{n-1}} with weights {@code w_i} is
  * {@code x_0 + Σ_{i≥1} a_i·(x_i − x_0)}, {@code a_i = w_i / Σ w} rounded to float, each element
@@ -235,49 +233,31 @@ public final class Averager {
   }
 
   /**
-   * The element-wise mean of {@code collections} (equal weights), a new collection; all must have
-   * the same structure.
+   * The element-wise means with equal weights, by the rule above: {@code outputs.get(t)} becomes
+   * the mean of the arrays {@code inputs.get(t)} (all of its length), in parallel when they are
+   * large ({@link WeightCollection#mean} averages its tensors this way).
    *
-   * @throws IllegalArgumentException when the list is empty or the structures differ
+   * @throws IllegalArgumentException when a tensor has no inputs or their lengths differ
    */
-  public static WeightCollection mean(Collection<WeightCollection> collections) {
-    if (collections.isEmpty()) {
-      throw new IllegalArgumentException("Cannot average an empty list of weight collections");
+  public static void equalMeans(List<float[][]> inputs, List<float[]> outputs) {
+    if (inputs.size() != outputs.size()) {
+      throw new IllegalArgumentException(
+          inputs.size() + " lists of inputs but " + outputs.size() + " outputs");
     }
-    List<WeightCollection> all = List.copyOf(collections);
-    WeightCollection first = all.get(0);
-    for (int k = 1; k < all.size(); k++) {
-      String diff = first.structureDifference(all.get(k));
-      if (diff != null) {
+    int n = inputs.isEmpty() ? 0 : inputs.get(0).length;
+    for (int t = 0; t < inputs.size(); t++) {
+      if (inputs.get(t).length != n) {
         throw new IllegalArgumentException(
-            "Cannot average weight collection " + k + " with collection 0: " + diff);
+            "Tensor " + t + " has " + inputs.get(t).length + " inputs, tensor 0 has " + n);
       }
+      checkLengths(inputs.get(t), outputs.get(t).length);
     }
-    double[] equal = new double[all.size()];
-    java.util.Arrays.fill(equal, 1.0);
-    float[] a = fractions(equal, equal.length);
-    List<float[][]> inputs = new ArrayList<>();
-    List<float[]> outputs = new ArrayList<>();
-    LinkedHashMap<String, List<Tensor>> result = new LinkedHashMap<>();
-    for (String layer : first.layerNames()) {
-      List<Tensor> ts = first.get(layer);
-      List<Tensor> out = new ArrayList<>(ts.size());
-      for (int i = 0; i < ts.size(); i++) {
-        float[][] xs = new float[all.size()][];
-        for (int k = 0; k < xs.length; k++) {
-          xs[k] = all.get(k).get(layer).get(i).data();
-        }
-        float[] y = new float[xs[0].length];
-        inputs.add(xs);
-        outputs.add(y);
-        out.add(new Tensor(ts.get(i).shape(), y));
-      }
-      result.put(layer, out);
+    if (n == 0) {
+      return;
     }
-    meanChunks(inputs, outputs, a, equal);
-    WeightCollection w = new WeightCollection();
-    result.forEach(w::put);
-    return w;
+    double[] equal = new double[n];
+    Arrays.fill(equal, 1.0);
+    meanChunks(inputs, outputs, fractions(equal, n), equal);
   }
 
   /** Runs {@link #meanRange} over (tensor, chunk) tasks, in parallel when they are large. */

@@ -274,7 +274,7 @@ public final class SolverGroup implements Net {
    */
   private void averageWeights() {
     if (!meanThroughViews(0, new ArrayList<>())) {
-      WeightCollection mean = Averager.mean(weightsOfAll());
+      WeightCollection mean = WeightCollection.mean(weightsOfAll());
       for (Net m : members) {
         m.setWeights(mean);
       }

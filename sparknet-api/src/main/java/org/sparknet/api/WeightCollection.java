@@ -199,11 +199,44 @@ public final class WeightCollection implements Serializable {
 
   /**
    * The element-wise mean of {@code collections}, a new collection; all must have the same
-   * structure. Computed by {@link Averager#mean}: averaging N identical collections returns them
-   * bit for bit, and the result does not depend on the thread count.
+   * structure. Computed by {@link Averager#equalMeans}: averaging N identical collections returns
+   * them bit for bit, and the result does not depend on the thread count.
+   *
+   * @throws IllegalArgumentException when the list is empty or the structures differ
    */
   public static WeightCollection mean(Collection<WeightCollection> collections) {
-    return Averager.mean(collections);
+    if (collections.isEmpty()) {
+      throw new IllegalArgumentException("Cannot average an empty list of weight collections");
+    }
+    List<WeightCollection> all = List.copyOf(collections);
+    WeightCollection first = all.get(0);
+    for (int k = 1; k < all.size(); k++) {
+      String diff = first.structureDifference(all.get(k));
+      if (diff != null) {
+        throw new IllegalArgumentException(
+            "Cannot average weight collection " + k + " with collection 0: " + diff);
+      }
+    }
+    List<float[][]> inputs = new ArrayList<>();
+    List<float[]> outputs = new ArrayList<>();
+    WeightCollection w = new WeightCollection();
+    for (String layer : first.layerNames()) {
+      List<Tensor> ts = first.get(layer);
+      List<Tensor> out = new ArrayList<>(ts.size());
+      for (int i = 0; i < ts.size(); i++) {
+        float[][] xs = new float[all.size()][];
+        for (int k = 0; k < xs.length; k++) {
+          xs[k] = all.get(k).get(layer).get(i).data();
+        }
+        float[] y = new float[xs[0].length];
+        inputs.add(xs);
+        outputs.add(y);
+        out.add(new Tensor(ts.get(i).shape(), y));
+      }
+      w.put(layer, out);
+    }
+    Averager.equalMeans(inputs, outputs);
+    return w;
   }
 
   private static void axpy(float alpha, float[] x, float[] y) {

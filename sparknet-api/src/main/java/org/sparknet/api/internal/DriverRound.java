@@ -51,6 +51,8 @@ public final class DriverRound {
    * What a round starts from.
    *
    * @param solverStates null, except in the first round after a resume with solver states
+   * @param workerWeights null, except in the first round after a resume with the workers' own
+   *     weights (by partition)
    * @param sumOnDriver bring every result to the driver and average in partition order
    *     (reproducible, one stage); else {@code treeAggregate} on the executors
    * @param steps the round's solver steps per worker
@@ -61,6 +63,7 @@ public final class DriverRound {
       long[] positions,
       long weightsToken,
       SolverState[] solverStates,
+      float[][] workerWeights,
       boolean sumOnDriver,
       RoundSteps steps) {}
 
@@ -92,6 +95,8 @@ public final class DriverRound {
     long broadcastNanos = System.nanoTime() - t0;
     Broadcast<SolverState[]> states =
         start.solverStates() == null ? null : sc.broadcast(start.solverStates());
+    Broadcast<float[][]> own =
+        start.workerWeights() == null ? null : sc.broadcast(start.workerWeights());
     slot.orders =
         new RoundOrders(
             start.round(),
@@ -99,6 +104,7 @@ public final class DriverRound {
             start.positions(),
             start.weightsToken(),
             states,
+            own,
             start.steps(),
             localKey);
     try {
@@ -126,6 +132,7 @@ public final class DriverRound {
       }
       releaser.release(weights);
       releaser.release(states);
+      releaser.release(own);
     }
   }
 
@@ -167,9 +174,9 @@ public final class DriverRound {
     }
   }
 
-  /** The next weights from a round's totals ({@link RoundTotals#combine}). */
+  /** The next weights from a round's totals, by the plan's averaging rule. */
   public float[] combine(RoundTotals totals, float[] centre) {
-    return totals.combine(centre, plan.elastic(), plan.alpha());
+    return plan.averaging().combine(centre, totals);
   }
 
   /** The function every round's tasks run, holding the orders of the round being submitted. */

@@ -10,11 +10,12 @@ import org.sparknet.api.SolverState;
  * in its data, the token of the trainer's weights (it changes when they are replaced from outside
  * the loop, so elastic workers restart from them), the round's steps (tau changes from round to
  * round when it adapts, and the last round of a budget is shortened) and, in the first round after
- * a resume, the solver states to restore.
+ * a resume, the solver states and the workers' own weights to restore.
  *
  * @param weights the broadcast centre, or null when it is handed over in this JVM ({@code
  *     localKey})
  * @param solverStates null except in the first round after a resume with solver states
+ * @param workerWeights null except in the first round after a resume with the workers' own weights
  * @param steps the solver steps each worker runs this round
  * @param localKey the round's key in {@link LocalHandoff} (local mode), or null on a cluster
  */
@@ -24,6 +25,7 @@ public record RoundOrders(
     long[] positions,
     long weightsToken,
     Broadcast<SolverState[]> solverStates,
+    Broadcast<float[][]> workerWeights,
     RoundSteps steps,
     String localKey)
     implements Serializable {
@@ -45,6 +47,15 @@ public record RoundOrders(
       return null;
     }
     SolverState[] all = solverStates.value();
+    return partition < all.length ? all[partition] : null;
+  }
+
+  /** The weights partition {@code p}'s worker resumes with, or null (it starts from the centre). */
+  public float[] workerWeightsOf(int partition) {
+    if (workerWeights == null) {
+      return null;
+    }
+    float[][] all = workerWeights.value();
     return partition < all.length ? all[partition] : null;
   }
 }

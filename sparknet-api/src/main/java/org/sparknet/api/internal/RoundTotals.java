@@ -11,8 +11,9 @@ import org.sparknet.api.Compression;
  * A round's partition results combined: their values, example and loss totals, the slowest worker's
  * timings, each partition's examples and solver restarts, and the first divergence by partition. On
  * the driver ({@link #onDriver}) the values are kept as they come, in partition order, and averaged
- * at the end in parallel ({@link #combine}); for {@code treeAggregate} they are added to a running
- * sum ({@link Averager.Sum}) as they come, and partial totals merge on the executors.
+ * at the end in parallel ({@link AveragingStrategy#combine}); for {@code treeAggregate} they are
+ * added to a running sum ({@link Averager.Sum}) as they come, and partial totals merge on the
+ * executors.
  */
 public final class RoundTotals implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -157,31 +158,24 @@ public final class RoundTotals implements Serializable {
     return keep ? keptWeights.length > 0 : !sum.isEmpty();
   }
 
-  /**
-   * The next weights: the example-weighted mean of the workers' weights, or {@code centre} plus the
-   * weighted mean of their compressed offsets, or (elastic) {@code centre + alpha} times the sum of
-   * their offsets, computed by {@link Averager}.
-   */
-  public float[] combine(float[] centre, boolean elastic, float alpha) {
-    if (!hasValues()) {
-      throw new IllegalStateException("No partition sent values");
-    }
-    if (!keep) {
-      return elastic
-          ? sum.offset(centre, alpha)
-          : codec == Compression.NONE ? sum.mean() : sum.offset(centre, 1 / sum.weight());
-    }
-    double[] scales = new double[keptWeights.length];
-    double total = Arrays.stream(keptWeights).sum();
-    for (int i = 0; i < scales.length; i++) {
-      scales[i] = elastic ? alpha : keptWeights[i] / total;
-    }
-    if (!keptPacked.isEmpty()) {
-      return Averager.offset(centre, keptPacked, codec, scales);
-    }
-    return elastic
-        ? Averager.offset(centre, keptValues, scales)
-        : Averager.weightedMean(keptValues, keptWeights);
+  /** Whether the results were kept as they came, in the order added (on the driver). */
+  public boolean kept() {
+    return keep;
+  }
+
+  /** The 32-bit values kept, in the order added (empty when summed or compressed). */
+  public List<float[]> keptValues() {
+    return keep ? keptValues : List.of();
+  }
+
+  /** The 16-bit offsets kept, in the order added (empty when summed or not compressed). */
+  public List<short[]> keptPacked() {
+    return keep ? keptPacked : List.of();
+  }
+
+  /** The weights of the results kept, in the order added (empty when summed). */
+  public double[] keptWeights() {
+    return keep ? keptWeights.clone() : new double[0];
   }
 
   /** The running sum of the values (empty on the driver, where values are kept instead). */

@@ -27,6 +27,7 @@ public final class TrainerKryoClasses {
   public static void register(Kryo kryo) {
     // Registering an array class again keeps its id and replaces its serializer.
     kryo.register(float[].class, new BulkArrays.FloatArraySerializer());
+    kryo.register(float[][].class);
     kryo.register(double[].class);
     kryo.register(long[].class);
     kryo.register(int[].class);
@@ -45,8 +46,8 @@ public final class TrainerKryoClasses {
     kryo.register(RoundTotals[].class);
     kryo.register(SolverState.class, new SolverStateSerializer());
     kryo.register(SolverState[].class);
-    kryo.register(WorkerTasks.StateResult.class, new StateResultSerializer());
-    kryo.register(WorkerTasks.StateResult[].class);
+    kryo.register(PartitionSolverState.class, new PartitionSolverStateSerializer());
+    kryo.register(PartitionSolverState[].class);
     kryo.register(short[].class, new BulkArrays.ShortArraySerializer());
     kryo.register(Compression.class);
   }
@@ -66,17 +67,17 @@ public final class TrainerKryoClasses {
     }
   }
 
-  static final class StateResultSerializer extends Serializer<WorkerTasks.StateResult> {
+  static final class PartitionSolverStateSerializer extends Serializer<PartitionSolverState> {
     @Override
-    public void write(Kryo kryo, Output out, WorkerTasks.StateResult r) {
+    public void write(Kryo kryo, Output out, PartitionSolverState r) {
       out.writeInt(r.partition());
       kryo.writeObjectOrNull(out, r.state(), SolverState.class);
     }
 
     @Override
-    public WorkerTasks.StateResult read(Kryo kryo, Input in, Class<WorkerTasks.StateResult> type) {
+    public PartitionSolverState read(Kryo kryo, Input in, Class<PartitionSolverState> type) {
       int partition = in.readInt();
-      return new WorkerTasks.StateResult(partition, kryo.readObjectOrNull(in, SolverState.class));
+      return new PartitionSolverState(partition, kryo.readObjectOrNull(in, SolverState.class));
     }
   }
 

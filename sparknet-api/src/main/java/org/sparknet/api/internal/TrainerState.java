@@ -73,11 +73,15 @@ public final class TrainerState {
         positions.clone(),
         weightsToken,
         pendingSolverStates,
+        pendingWorkerWeights,
         sumOnDriver,
         steps);
   }
 
-  /** Replaces the weights from outside the loop (set by the user, a warm start). */
+  /**
+   * Replaces the weights from outside the loop (set by the user, a warm start); every worker starts
+   * from them, also one a resume would have given its own weights.
+   */
   public void replaceWeights(float[] newWeights) {
     if (newWeights.length != layout.size()) {
       throw new IllegalArgumentException(
@@ -88,6 +92,7 @@ public final class TrainerState {
     }
     weights = newWeights;
     weightsToken++;
+    pendingWorkerWeights = null;
   }
 
   /**
@@ -105,7 +110,10 @@ public final class TrainerState {
     pendingWorkerWeights = null;
   }
 
-  /** Takes over a checkpoint's state; the workers restart from its weights. */
+  /**
+   * Takes over a checkpoint's state; the workers restart from its weights, or from their own
+   * weights where it holds them.
+   */
   public void restore(Checkpoint c) {
     weights = c.weights();
     round = c.round();

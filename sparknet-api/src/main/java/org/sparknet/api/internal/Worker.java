@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparknet.api.Compression;
 import org.sparknet.api.Net;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.internal.AveragingStrategy.Sent;
 
 /**
  * One partition's worker on an executor: its net, which lives across rounds (and with it the
@@ -32,11 +32,10 @@ public final class Worker {
   /** The newest round a task has claimed this worker for (set under the registry's key lock). */
   private volatile int claimedRound = -1;
 
-  /** Reused every round: the weights copied out, elastic offsets, compressed offsets. */
+  /** Reused every round: the weights copied out, and the averaging rule's buffers. */
   private float[] weightsOut;
 
-  private float[] offsetsOut;
-  private short[] packedOut;
+  private final AveragingStrategy.SendBuffers sendBuffers = new AveragingStrategy.SendBuffers();
 
   Worker(Net net, List<String> devices, String engine) {
     this.engine = engine;
@@ -97,8 +96,9 @@ public final class Worker {
   }
 
   /**
-   * Runs one round: sets the round's weights (an elastic worker keeps its own unless the trainer's
-   * weights were replaced), restores a checkpoint's solver state if one is given, trains the
+   * Runs one round: sets the round's weights (a worker of a rule that keeps its own weights keeps
+   * them unless the trainer's weights were replaced, and takes its own from a checkpoint in the
+   * first round after a resume), restores a checkpoint's solver state if one is given, trains the
    * round's tau steps (or tau seconds) on {@code shard}, and returns what it sends back.
    *
    * <p>The values sent live in arrays this worker reuses every round: Spark serialises a task's
@@ -111,7 +111,12 @@ public final class Worker {
       WorkerPlan plan, RoundOrders orders, int partition, DataShard shard, boolean builtNow) {
     long t0 = System.nanoTime();
     float[] centre = orders.centre();
-    if (!plan.elastic() || initializedToken != orders.weightsToken()) {
+    float[] own = orders.workerWeightsOf(partition);
+    if (own != null) {
+      FlatWeights.set(net, plan.layout(), own);
+      initializedToken = orders.weightsToken();
+    } else if (!plan.averaging().workersKeepWeights()
+        || initializedToken != orders.weightsToken()) {
       FlatWeights.set(net, plan.layout(), centre);
       initializedToken = orders.weightsToken();
     }
@@ -145,20 +150,13 @@ public final class Worker {
             steps.lossSum,
             new WorkerReport.WorkerTimings(millis(t1 - t0), millis(t2 - t1), millis(t3 - t2)),
             continuity == SolverContinuity.RESTARTED,
-            sent.divergence,
+            sent.divergence(),
             described);
-    return new PartitionResult(report, sent.values, sent.packed, sent.weight);
+    return new PartitionResult(report, sent.values(), sent.packed(), sent.weight());
   }
 
   /** Steps run and the sum over examples of the training loss (NaN once it diverged). */
   private record Steps(long count, double lossSum) {}
-
-  /** What goes back: 32-bit values or 16-bit offsets and their weight, or a divergence. */
-  private record Sent(float[] values, short[] packed, double weight, String divergence) {
-    static Sent diverged(String what) {
-      return new Sent(null, null, 0, what);
-    }
-  }
 
   private Steps steps(int tau, ShardFeeder feeder) {
     float loss = net.train(tau, feeder);
@@ -183,10 +181,7 @@ public final class Worker {
   }
 
   /**
-   * Copies the weights out once and prepares what is sent: plain averaging sends them with the
-   * examples as weight; elastic averaging (EASGD's worker side) sends {@code d = w - c} and keeps
-   * {@code w - alpha d}; compression sends {@code w - c} in 16 bits. Non-finite weights, or an
-   * offset beyond FP16's range, are a divergence.
+   * Copies the weights out once; the averaging rule says what is sent and what the worker keeps.
    */
   private Sent send(WorkerPlan plan, float[] centre, double lossSum, long examples) {
     if (!Double.isFinite(lossSum)) {
@@ -198,61 +193,12 @@ public final class Worker {
       weightsOut = new float[layout.size()];
     }
     float[] w = FlatWeights.get(net, layout, weightsOut);
-    Compression codec = plan.compression();
-    float max;
-    float[] values = null;
-    short[] packed = null;
-    if (codec != Compression.NONE) {
-      if (packedOut == null || packedOut.length != w.length) {
-        packedOut = new short[w.length];
-      }
-      packed = packedOut;
-      max = codec.encodeOffsets(w, centre, packed, 0, w.length);
-    } else if (plan.elastic()) {
-      if (offsetsOut == null || offsetsOut.length != w.length) {
-        offsetsOut = new float[w.length];
-      }
-      values = offsetsOut;
-      max = offsets(w, centre, values);
-    } else {
-      values = w;
-      max = FlatWeights.firstNonFinite(w) < 0 ? 0f : Float.NaN;
-    }
-    if (!(max <= Float.MAX_VALUE)) {
-      int bad = FlatWeights.firstNonFinite(w);
-      return Sent.diverged(
-          bad >= 0 ? "weight " + layout.toCollection(w).firstNonFinite() : "offset " + max);
-    }
-    if (codec == Compression.FP16 && max > Compression.FP16_MAX) {
-      return Sent.diverged(
-          "offset "
-              + max
-              + " from the centre, beyond FP16's range (65504); use bf16 compression or a lower"
-              + " learning rate");
-    }
-    if (plan.elastic() && plan.alpha() != 0f) {
-      pull(w, centre, plan.alpha());
+    AveragingStrategy rule = plan.averaging();
+    Sent sent = rule.send(w, centre, examples, layout, sendBuffers);
+    if (sent.divergence() == null && rule.keep(w, centre)) {
       FlatWeights.set(net, layout, w);
     }
-    return new Sent(values, packed, plan.elastic() ? 1.0 : examples, null);
-  }
-
-  /** {@code d = w - c}; returns the largest magnitude (NaN if one is NaN). */
-  private static float offsets(float[] w, float[] c, float[] d) {
-    float max = 0f;
-    for (int j = 0; j < w.length; j++) {
-      float v = w[j] - c[j];
-      d[j] = v;
-      max = Math.max(max, Math.abs(v));
-    }
-    return max;
-  }
-
-  /** {@code w -= alpha (w - c)} in place: the elastic worker's pull towards the centre. */
-  private static void pull(float[] w, float[] c, float alpha) {
-    for (int j = 0; j < w.length; j++) {
-      w[j] -= alpha * (w[j] - c[j]);
-    }
+    return sent;
   }
 
   private static long millis(long nanos) {

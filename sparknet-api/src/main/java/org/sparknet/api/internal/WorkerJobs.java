@@ -49,12 +49,12 @@ public final class WorkerJobs {
     String description = "SparkNet solver states after round " + round;
     sc.setJobDescription(description);
     try {
-      List<WorkerTasks.StateResult> results =
+      List<PartitionSolverState> results =
           data.shards()
               .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(trainerId, p, round), true)
               .collect();
       SolverState[] out = new SolverState[data.partitions()];
-      for (WorkerTasks.StateResult r : results) {
+      for (PartitionSolverState r : results) {
         out[r.partition()] = r.state();
       }
       return out;

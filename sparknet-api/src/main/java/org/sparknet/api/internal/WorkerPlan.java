@@ -19,10 +19,8 @@ import org.sparknet.api.data.InputBlobs;
  *     travels in {@link RoundOrders#steps()}), or 0 when the round is timed
  * @param tauSeconds seconds of training per round, or 0 when tau counts steps
  * @param seed seed of the data order
- * @param elastic elastic averaging: workers keep their own weights and send {@code w_i - c}
- * @param alpha the elastic moving rate (0 for plain averaging)
  * @param groupSize solvers per worker (1: a plain net; more: a SolverGroup)
- * @param compression how the workers send their weights back
+ * @param averaging the averaging rule: what workers send and keep, how the driver combines
  */
 public record WorkerPlan(
     String trainerId,
@@ -32,10 +30,8 @@ public record WorkerPlan(
     double tauSeconds,
     long seed,
     InputBlobs blobs,
-    boolean elastic,
-    float alpha,
     int groupSize,
-    Compression compression)
+    AveragingStrategy averaging)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -44,7 +40,7 @@ public record WorkerPlan(
     Objects.requireNonNull(definition, "definition");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(blobs, "blobs");
-    Objects.requireNonNull(compression, "compression");
+    Objects.requireNonNull(averaging, "averaging");
     if ((tau > 0) == (tauSeconds > 0)) {
       throw new IllegalArgumentException(
           "A worker plan needs either tau steps or tau seconds, not both or neither");
@@ -53,6 +49,11 @@ public record WorkerPlan(
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** How the workers send their results back (the averaging rule's wire format). */
+  public Compression compression() {
+    return averaging.compression();
   }
 
   /**
@@ -72,10 +73,8 @@ public record WorkerPlan(
     private double tauSeconds;
     private long seed;
     private InputBlobs blobs;
-    private boolean elastic;
-    private float alpha;
     private int groupSize = 1;
-    private Compression compression = Compression.NONE;
+    private AveragingStrategy averaging = AveragingStrategy.plain();
 
     private Builder() {}
 
@@ -114,36 +113,19 @@ public record WorkerPlan(
       return this;
     }
 
-    /** Elastic averaging with moving rate {@code a}. */
-    public Builder elastic(float a) {
-      this.elastic = true;
-      this.alpha = a;
-      return this;
-    }
-
     public Builder groupSize(int k) {
       this.groupSize = k;
       return this;
     }
 
-    public Builder compression(Compression c) {
-      this.compression = c;
+    public Builder averaging(AveragingStrategy a) {
+      this.averaging = a;
       return this;
     }
 
     public WorkerPlan build() {
       return new WorkerPlan(
-          trainerId,
-          definition,
-          layout,
-          tau,
-          tauSeconds,
-          seed,
-          blobs,
-          elastic,
-          alpha,
-          groupSize,
-          compression);
+          trainerId, definition, layout, tau, tauSeconds, seed, blobs, groupSize, averaging);
     }
   }
 }

@@ -1,10 +1,8 @@
 package org.sparknet.api.internal;
 
-import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.broadcast.Broadcast;
-import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.OutputSums;
@@ -78,21 +76,17 @@ public final class WorkerTasks {
     }
   }
 
-  /** One partition's solver state (null when its worker does not exist in this JVM). */
-  public record StateResult(int partition, SolverState state) implements Serializable {
-    private static final long serialVersionUID = 1L;
-  }
-
   /**
    * The solver state of partition {@code p}'s worker after round {@code round}, for a checkpoint.
    */
-  public static Iterator<StateResult> solverState(String trainerId, int partition, int round) {
+  public static Iterator<PartitionSolverState> solverState(
+      String trainerId, int partition, int round) {
     Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
     if (w == null) {
-      return List.of(new StateResult(partition, null)).iterator();
+      return List.of(new PartitionSolverState(partition, null)).iterator();
     }
     synchronized (w) {
-      return List.of(new StateResult(partition, w.net().getSolverState())).iterator();
+      return List.of(new PartitionSolverState(partition, w.net().getSolverState())).iterator();
     }
   }
 }

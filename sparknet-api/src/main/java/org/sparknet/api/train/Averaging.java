@@ -11,8 +11,9 @@ import java.io.Serializable;
  *   <li>{@link #elastic(double)}: elastic averaging SGD (EASGD, Zhang, Choromanska and LeCun 2015).
  *       The driver holds a centre c; after its tau steps each worker i is pulled towards it, {@code
  *       w_i -= alpha (w_i - c)}, and the centre moves by the sum of the pulls, {@code c += alpha
- *       sum_i (w_i - c)}. Worker weights stay on the executors between rounds. {@code alpha = 0} is
- *       allowed: the workers then train independently and the centre never moves (a baseline).
+ *       sum_i (w_i - c)}. Worker weights stay on the executors between rounds, and checkpoints hold
+ *       them: a resumed run hands each worker its own. {@code alpha = 0} is allowed: the workers
+ *       then train independently and the centre never moves (a baseline).
  * </ul>
  */
 public final class Averaging implements Serializable {

@@ -4,7 +4,11 @@ package org.sparknet.api.train;
 final class DeterministicTraining {
   private DeterministicTraining() {}
 
-  /** Throws when a setting would make a run, or its resume, differ from run to run. */
+  /**
+   * Throws when a setting would make a run, or its resume, differ from run to run. Every averaging
+   * rule is deterministic (elastic included: checkpoints hold the workers' own weights); {@code
+   * averaging} is where a rule without a fixed order of updates would be refused.
+   */
   static void check(
       double tauSeconds, double maxOverhead, Averaging averaging, TimeBudget timeBudget) {
     if (timeBudget != null) {
@@ -15,12 +19,6 @@ final class DeterministicTraining {
     if (tauSeconds > 0) {
       throw new IllegalArgumentException(
           "Deterministic training needs tau in steps (optTau), not seconds (optTauSeconds)");
-    }
-    if (averaging.isElastic()) {
-      throw new IllegalArgumentException(
-          "Deterministic training cannot use elastic averaging (optAveraging(elastic)):"
-              + " checkpoints do not hold the EASGD workers' own weights, so a resumed run would"
-              + " not repeat an uninterrupted one; use plain averaging or drop optDeterministic");
     }
     if (maxOverhead > 0) {
       throw new IllegalArgumentException(

@@ -328,9 +328,9 @@ public final class SparkNetTrainer implements AutoCloseable {
    * Saves the trained model to a Hadoop-compatible directory, as a {@link ModelStore} model
    * directory ({@code definition/} with the solver and net text, {@code weights/} with the engine's
    * weights file, a {@code .caffemodel} for Caffe) plus the trainer's state under {@code state/}
-   * (the checkpoint format: weights, round, iteration, data positions and each worker's solver
-   * state), which {@link #restore} reads back into a trainer of the same definition and worker
-   * count.
+   * (the checkpoint format: weights, round, iteration, data positions, each worker's solver state
+   * and, for elastic averaging, each worker's own weights), which {@link #restore} reads back into
+   * a trainer of the same definition and worker count.
    *
    * @param overwrite replace a model already saved there; without it, saving over one fails
    */

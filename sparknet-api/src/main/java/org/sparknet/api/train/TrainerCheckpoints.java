@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.internal.AveragingStrategy;
 import org.sparknet.api.internal.Checkpoint;
 import org.sparknet.api.internal.CheckpointDir;
 import org.sparknet.api.internal.PackedData;
@@ -33,10 +34,12 @@ final class TrainerCheckpoints {
   private final String trainerId;
   private final int workers;
   private final String fingerprint;
+  private final AveragingStrategy rule;
 
   TrainerCheckpoints(JavaSparkContext sc, TrainerConfig cfg, String trainerId, int workers) {
     this.sc = sc;
     this.cfg = cfg;
+    this.rule = WorkerPlans.averaging(cfg);
     this.trainerId = trainerId;
     this.workers = workers;
     this.fingerprint = fingerprint(cfg.netDefinition());
@@ -71,6 +74,20 @@ final class TrainerCheckpoints {
       return false;
     }
     check(c, dir, state);
+    if (c.workerWeights() != null && !rule.checkpointsWorkerWeights()) {
+      // Written by an elastic run, resumed with a rule whose workers start from the centre.
+      c =
+          new Checkpoint(
+              c.fingerprint(),
+              c.round(),
+              c.iteration(),
+              c.seed(),
+              c.positions(),
+              c.layout(),
+              c.weights(),
+              c.solverStates(),
+              null);
+    }
     state.restore(c);
     LOG.info("Resumed from {} in {}", c, dir);
     return true;
@@ -123,13 +140,15 @@ final class TrainerCheckpoints {
 
   /**
    * Writes the state to {@code dir}. The workers' solver states are collected (one job) when the
-   * engine has them; a resume whose states the workers have not taken yet writes those.
+   * engine has them, and their own weights (one job) when the averaging rule keeps them on the
+   * workers; a resume whose states or weights the workers have not taken yet writes those.
    */
   void write(String dir, TrainerState state, PackedData training, boolean hasSolverState) {
     SolverState[] states = hasSolverState ? solverStates(state, training) : null;
+    float[][] own = rule.checkpointsWorkerWeights() ? workerWeights(state, training) : null;
     try {
       new CheckpointDir(dir, sc.hadoopConfiguration())
-          .write(state.toCheckpoint(fingerprint, cfg.seed(), states, null));
+          .write(state.toCheckpoint(fingerprint, cfg.seed(), states, own));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot write the checkpoint of round " + state.round() + " to " + dir, e);
@@ -141,6 +160,18 @@ final class TrainerCheckpoints {
       return state.pendingSolverStates().clone();
     }
     return WorkerJobs.solverStates(sc, training, trainerId, state.round());
+  }
+
+  private float[][] workerWeights(TrainerState state, PackedData training) {
+    if (state.pendingWorkerWeights() != null) {
+      return state.pendingWorkerWeights().clone();
+    }
+    sc.setJobDescription("SparkNet worker weights after round " + state.round());
+    try {
+      return WorkerJobs.weights(training, trainerId, state.layout(), state.round());
+    } finally {
+      sc.setJobDescription(null);
+    }
   }
 
   /**

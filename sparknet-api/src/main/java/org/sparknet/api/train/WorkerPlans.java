@@ -1,5 +1,7 @@
 package org.sparknet.api.train;
 
+import org.sparknet.api.Compression;
+import org.sparknet.api.internal.AveragingStrategy;
 import org.sparknet.api.internal.WeightLayout;
 import org.sparknet.api.internal.WorkerPlan;
 
@@ -9,20 +11,27 @@ final class WorkerPlans {
 
   /** What the workers of trainer {@code trainerId} run, with weights of {@code layout}. */
   static WorkerPlan of(TrainerConfig cfg, String trainerId, WeightLayout layout) {
-    WorkerPlan.Builder b =
-        WorkerPlan.builder()
-            .trainerId(trainerId)
-            .definition(cfg.netDefinition())
-            .layout(layout)
-            .tau(cfg.tau())
-            .tauSeconds(cfg.tauSeconds())
-            .seed(cfg.seed())
-            .blobs(cfg.inputBlobs())
-            .groupSize(cfg.groupSize())
-            .compression(cfg.compression());
-    if (cfg.averaging().isElastic()) {
-      b.elastic(cfg.averaging().alpha());
-    }
-    return b.build();
+    return WorkerPlan.builder()
+        .trainerId(trainerId)
+        .definition(cfg.netDefinition())
+        .layout(layout)
+        .tau(cfg.tau())
+        .tauSeconds(cfg.tauSeconds())
+        .seed(cfg.seed())
+        .blobs(cfg.inputBlobs())
+        .groupSize(cfg.groupSize())
+        .averaging(averaging(cfg))
+        .build();
+  }
+
+  /** The averaging rule of the config's {@link Averaging} and {@link Compression}. */
+  static AveragingStrategy averaging(TrainerConfig cfg) {
+    AveragingStrategy rule =
+        cfg.averaging().isElastic()
+            ? AveragingStrategy.elastic(cfg.averaging().alpha())
+            : AveragingStrategy.plain();
+    return cfg.compression() == Compression.NONE
+        ? rule
+        : AveragingStrategy.compressed(rule, cfg.compression());
   }
 }

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.Compression;
+import org.sparknet.api.train.Averaging;
 import org.sparknet.testing.NDAssert;
 import org.sparknet.testing.Tolerance;
 
 class RoundTotalsTest {
+  private static final AveragingStrategy PLAIN = AveragingStrategy.plain();
 
   private static float[] random(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed);
@@ -130,7 +132,7 @@ class RoundTotalsTest {
     }
     float[] centre = random(5000, 9);
     NDAssert.assertAllClose(
-        tree.combine(centre, false, 0), driver.combine(centre, false, 0), Tolerance.FLOAT);
+        PLAIN.combine(centre, tree), PLAIN.combine(centre, driver), Tolerance.FLOAT);
     assertTrue(driver.hasValues());
     assertEquals(15, driver.examples());
 
@@ -139,7 +141,7 @@ class RoundTotalsTest {
     for (int p = 0; p < counts.length; p++) {
       same.add(result(p, counts[p], a.clone()));
     }
-    assertArrayEquals(a, same.combine(centre, false, 0));
+    assertArrayEquals(a, PLAIN.combine(centre, same));
     assertThrows(IllegalStateException.class, () -> same.merge(new RoundTotals(Compression.NONE)));
   }
 
@@ -166,11 +168,17 @@ class RoundTotalsTest {
       }
       for (RoundTotals t : List.of(RoundTotals.onDriver(codec), new RoundTotals(codec))) {
         t.add(packed(0, 1, p0, 1)).add(packed(1, 3, p1, 3));
-        NDAssert.assertAllClose(plain, t.combine(centre, false, 0), Tolerance.FLOAT);
+        NDAssert.assertAllClose(
+            plain,
+            AveragingStrategyTest.rule(Averaging.PLAIN, codec).combine(centre, t),
+            Tolerance.FLOAT);
       }
       for (RoundTotals t : List.of(RoundTotals.onDriver(codec), new RoundTotals(codec))) {
         t.add(packed(0, 1, p0, 1.0)).add(packed(1, 3, p1, 1.0));
-        NDAssert.assertAllClose(elastic, t.combine(centre, true, 0.25f), Tolerance.FLOAT);
+        NDAssert.assertAllClose(
+            elastic,
+            AveragingStrategyTest.rule(Averaging.elastic(0.25), codec).combine(centre, t),
+            Tolerance.FLOAT);
       }
     }
   }

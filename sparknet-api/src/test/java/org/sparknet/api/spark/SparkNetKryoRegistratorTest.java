@@ -17,10 +17,10 @@ import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.api.internal.PartitionResult;
+import org.sparknet.api.internal.PartitionSolverState;
 import org.sparknet.api.internal.RoundTotals;
 import org.sparknet.api.internal.WeightLayout;
 import org.sparknet.api.internal.WorkerReport;
-import org.sparknet.api.internal.WorkerTasks;
 import org.sparknet.api.predict.OutputSums;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -108,10 +108,10 @@ class SparkNetKryoRegistratorTest {
     assertTrue(
         java.util.Arrays.equals( // NaN included
             layout.flatten(st.history()), layout.flatten(back[0].history())));
-    WorkerTasks.StateResult none =
+    PartitionSolverState none =
         ser.deserialize(
-            ser.serialize(new WorkerTasks.StateResult(3, null), tag(WorkerTasks.StateResult.class)),
-            tag(WorkerTasks.StateResult.class));
+            ser.serialize(new PartitionSolverState(3, null), tag(PartitionSolverState.class)),
+            tag(PartitionSolverState.class));
     assertEquals(3, none.partition());
     assertNull(none.state());
   }

@@ -414,12 +414,6 @@ public final class TrainCommand implements Callable<Integer> {
             "--deterministic cannot be combined with --time-budget: the steps it plans depend on"
                 + " the machine's speed; use --max-iter");
       }
-      if (avg.isElastic()) {
-        throw new IllegalArgumentException(
-            "--deterministic cannot be combined with --averaging easgd: checkpoints do not hold the"
-                + " EASGD workers' own weights, so a resumed run would not repeat an uninterrupted"
-                + " one; use --averaging plain, or drop --deterministic");
-      }
       config.optDeterministic(true);
     }
     return config.build();
