@@ -17,10 +17,10 @@ API = "sparknet-api/src/{}/java/org/sparknet/api"
 ROLES = {
     "driver": ["BroadcastReleaser", "DataSpread", "DriverRound", "MetricsLog", "PackedData",
                "TaskFailures", "TestJob", "TrainerState", "WorkerJobs"],
-    "worker": ["SolverContinuity", "TaskSeeds", "Worker", "WorkerPlan", "WorkerRegistry",
+    "worker": ["BlasThreads", "SolverContinuity", "TaskSeeds", "Worker", "WorkerPlan", "WorkerRegistry",
                "WorkerTasks"],
     "wire": ["BulkArrays", "FlatWeights", "LocalHandoff", "PartitionResult",
-             "PartitionSolverState", "RoundOrders", "RoundTotals", "TrainerKryoClasses",
+             "PartitionSolverState", "RoundOrders", "RoundSteps", "RoundTotals", "TrainerKryoClasses",
              "WeightLayout", "WorkerReport"],
     "checkpoint": ["Checkpoint", "CheckpointDir"],
     "averaging": ["AveragingStrategy"],

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 

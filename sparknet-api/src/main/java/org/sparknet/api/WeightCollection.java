@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.Shape;
 import org.sparknet.testing.NDAssert;
 import org.sparknet.testing.Tolerance;

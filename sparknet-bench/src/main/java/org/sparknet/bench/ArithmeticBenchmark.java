@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.sparknet.api.Averager;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
 

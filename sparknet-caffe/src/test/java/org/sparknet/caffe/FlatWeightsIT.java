@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.api.internal.FlatWeights;
-import org.sparknet.api.internal.WeightLayout;
+import org.sparknet.api.internal.wire.FlatWeights;
+import org.sparknet.api.internal.wire.WeightLayout;
 import org.sparknet.ndarray.Shape;
 
 /**

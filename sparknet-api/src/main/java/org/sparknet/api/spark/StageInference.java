@@ -24,7 +24,7 @@ import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.data.FeatureReader;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
-import org.sparknet.api.internal.BlasThreads;
+import org.sparknet.api.internal.worker.BlasThreads;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.ExampleBatches;
 import org.sparknet.api.predict.Prediction;

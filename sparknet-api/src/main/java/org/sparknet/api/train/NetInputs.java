@@ -6,7 +6,7 @@ import org.sparknet.api.Net;
 import org.sparknet.api.Phase;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
-import org.sparknet.api.internal.PackedData;
+import org.sparknet.api.internal.driver.PackedData;
 import org.sparknet.ndarray.Shape;
 
 /**

@@ -2,7 +2,7 @@ package org.sparknet.api.train;
 
 import java.time.Instant;
 import java.util.function.Supplier;
-import org.sparknet.api.internal.RoundSteps;
+import org.sparknet.api.internal.wire.RoundSteps;
 
 /**
  * The steps of each round: tau from the {@link TauSchedule}, shortened so that no round runs past

@@ -2,10 +2,10 @@ package org.sparknet.api.train;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparknet.api.internal.DriverRound;
-import org.sparknet.api.internal.FlatWeights;
-import org.sparknet.api.internal.RoundTotals;
-import org.sparknet.api.internal.TrainerState;
+import org.sparknet.api.internal.driver.DriverRound;
+import org.sparknet.api.internal.driver.TrainerState;
+import org.sparknet.api.internal.wire.FlatWeights;
+import org.sparknet.api.internal.wire.RoundTotals;
 
 /**
  * Turns a round's combined results into what the trainer keeps and reports: the next weights (after

@@ -20,18 +20,18 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.device.TaskDevices;
-import org.sparknet.api.internal.BlasThreads;
-import org.sparknet.api.internal.BroadcastReleaser;
-import org.sparknet.api.internal.DriverRound;
-import org.sparknet.api.internal.MetricsLog;
-import org.sparknet.api.internal.PackedData;
-import org.sparknet.api.internal.RoundSteps;
-import org.sparknet.api.internal.TestJob;
-import org.sparknet.api.internal.TrainerState;
-import org.sparknet.api.internal.WeightLayout;
-import org.sparknet.api.internal.WorkerJobs;
-import org.sparknet.api.internal.WorkerPlan;
-import org.sparknet.api.internal.WorkerRegistry;
+import org.sparknet.api.internal.driver.BroadcastReleaser;
+import org.sparknet.api.internal.driver.DriverRound;
+import org.sparknet.api.internal.driver.MetricsLog;
+import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.TestJob;
+import org.sparknet.api.internal.driver.TrainerState;
+import org.sparknet.api.internal.driver.WorkerJobs;
+import org.sparknet.api.internal.wire.RoundSteps;
+import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.internal.worker.BlasThreads;
+import org.sparknet.api.internal.worker.WorkerPlan;
+import org.sparknet.api.internal.worker.WorkerRegistry;
 
 /**
  * Trains a net on Spark, batch-synchronously (SparkNet, Moritz et al. 2016): each round the driver
@@ -42,8 +42,8 @@ import org.sparknet.api.internal.WorkerRegistry;
  * <p>This class is the front: it holds the run's {@link TrainerState} and wires the pieces that do
  * the work. A round is driven by {@link DriverRound}; each partition's worker runs {@link
  * WorkerTasks#train} on its executor, where its net lives across rounds (with the solver's momentum
- * and iteration); weights are averaged by {@link org.sparknet.api.Averager}; checkpoints are kept
- * by {@link TrainerCheckpoints}.
+ * and iteration); weights are averaged by {@link org.sparknet.api.averaging.Averager}; checkpoints
+ * are kept by {@link TrainerCheckpoints}.
  *
  * <p><b>Data.</b> The training data is repartitioned to the worker count (left as it is when it
  * already has that many partitions), packed into one shard per partition on the executors and

@@ -13,12 +13,12 @@ import org.slf4j.LoggerFactory;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
-import org.sparknet.api.internal.AveragingStrategy;
-import org.sparknet.api.internal.Checkpoint;
-import org.sparknet.api.internal.CheckpointDir;
-import org.sparknet.api.internal.PackedData;
-import org.sparknet.api.internal.TrainerState;
-import org.sparknet.api.internal.WorkerJobs;
+import org.sparknet.api.internal.averaging.AveragingStrategy;
+import org.sparknet.api.internal.checkpoint.Checkpoint;
+import org.sparknet.api.internal.checkpoint.CheckpointDir;
+import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.TrainerState;
+import org.sparknet.api.internal.driver.WorkerJobs;
 import org.sparknet.api.model.ModelStore;
 
 /**

@@ -9,8 +9,8 @@ import java.io.Serializable;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import org.sparknet.api.Compression;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.InputBlobs;
 
 /**

@@ -9,10 +9,10 @@ import org.sparknet.api.Net;
 import org.sparknet.api.Phase;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
-import org.sparknet.api.internal.FlatWeights;
-import org.sparknet.api.internal.PackedData;
-import org.sparknet.api.internal.TaskFailures;
-import org.sparknet.api.internal.TrainerState;
+import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.TaskFailures;
+import org.sparknet.api.internal.driver.TrainerState;
+import org.sparknet.api.internal.wire.FlatWeights;
 
 /**
  * Before the first round, trains the driver's net for a few steps on a sample of the training data

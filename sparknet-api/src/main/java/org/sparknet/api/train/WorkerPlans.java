@@ -1,9 +1,9 @@
 package org.sparknet.api.train;
 
-import org.sparknet.api.Compression;
-import org.sparknet.api.internal.AveragingStrategy;
-import org.sparknet.api.internal.WeightLayout;
-import org.sparknet.api.internal.WorkerPlan;
+import org.sparknet.api.averaging.Compression;
+import org.sparknet.api.internal.averaging.AveragingStrategy;
+import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.internal.worker.WorkerPlan;
 
 /** The {@link WorkerPlan} a {@link TrainerConfig} gives its workers. */
 final class WorkerPlans {

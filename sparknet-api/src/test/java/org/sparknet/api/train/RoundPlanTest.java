@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.api.internal.RoundSteps;
+import org.sparknet.api.internal.wire.RoundSteps;
 
 /**
  * Each round's steps against the run's limit: the last round is shortened to end on max iterations

@@ -111,18 +111,18 @@ class TrainerConfigTest {
             .setNetDefinition(DEF)
             .optTau(8)
             .optAdaptiveTau(0.05, 200)
-            .optCompress(org.sparknet.api.Compression.BF16)
+            .optCompress(org.sparknet.api.averaging.Compression.BF16)
             .build();
     assertTrue(c.adaptiveTau());
     assertEquals(8, c.tau(), "the first round's tau");
     assertEquals(200, c.tauMax());
-    assertEquals(org.sparknet.api.Compression.BF16, c.compression());
+    assertEquals(org.sparknet.api.averaging.Compression.BF16, c.compression());
     assertTrue(c.toString().contains("tau adaptive (≤ 200, overhead ≤ 5.0 %)"), c.toString());
     assertTrue(c.toString().contains("compress bf16"), c.toString());
     TrainerConfig fixed = TrainerConfig.builder().setNetDefinition(DEF).optTau(8).build();
     assertFalse(fixed.adaptiveTau());
     assertEquals(8, fixed.tauMax());
-    assertEquals(org.sparknet.api.Compression.NONE, fixed.compression());
+    assertEquals(org.sparknet.api.averaging.Compression.NONE, fixed.compression());
     for (double bad : new double[] {0, 1, -0.1, Double.NaN}) {
       IllegalArgumentException e =
           assertThrows(

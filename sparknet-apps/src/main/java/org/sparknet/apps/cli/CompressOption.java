@@ -1,6 +1,6 @@
 package org.sparknet.apps.cli;
 
-import org.sparknet.api.Compression;
+import org.sparknet.api.averaging.Compression;
 import picocli.CommandLine.Option;
 
 /** {@code --compress} of the commands that train (train, demo). */

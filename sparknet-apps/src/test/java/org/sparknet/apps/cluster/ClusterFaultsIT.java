@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.sparknet.api.internal.Checkpoint;
-import org.sparknet.api.internal.CheckpointDir;
+import org.sparknet.api.internal.checkpoint.Checkpoint;
+import org.sparknet.api.internal.checkpoint.CheckpointDir;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.MiniHdfs;
 

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.sparknet.api.Compression;
+import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;

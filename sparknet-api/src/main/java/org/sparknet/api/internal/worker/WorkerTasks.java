@@ -1,0 +1,98 @@
+package org.sparknet.api.internal.worker;
+
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.internal.wire.FlatWeights;
+import org.sparknet.api.internal.wire.LocalHandoff;
+import org.sparknet.api.internal.wire.PartitionResult;
+import org.sparknet.api.internal.wire.PartitionSolverState;
+import org.sparknet.api.internal.wire.RoundOrders;
+import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.predict.BatchPredictor;
+import org.sparknet.api.predict.OutputSums;
+import org.sparknet.api.predict.ShardBatches;
+
+/**
+ * What the trainer's Spark tasks run on the executors, one partition each: a training round, a test
+ * of the current weights, and reading a worker's weights or solver state back.
+ */
+public final class WorkerTasks {
+  private WorkerTasks() {}
+
+  /** One partition's training round (an idle result for a partition without data). */
+  public static Iterator<PartitionResult> train(
+      WorkerPlan plan, RoundOrders orders, int partition, Iterator<DataShard> shards) {
+    BlasThreads.forTask();
+    DataShard shard = shards.hasNext() ? shards.next() : null;
+    if (shard == null || shard.isEmpty()) {
+      return List.of(PartitionResult.idle(partition)).iterator();
+    }
+    WorkerRegistry.Acquired a =
+        WorkerRegistry.acquire(
+            plan.trainerId(),
+            WorkerRegistry.Role.TRAIN,
+            partition,
+            plan.definitionFor(partition),
+            plan.groupSize(),
+            orders.round());
+    PartitionResult r;
+    synchronized (a.worker()) {
+      r = a.worker().train(plan, orders, partition, shard, a.builtNow());
+    }
+    return List.of(orders.localKey() == null ? r : LocalHandoff.put(orders.localKey(), r))
+        .iterator();
+  }
+
+  /**
+   * Tests {@code weights} on one validation partition, the whole shard once in stored order, on
+   * this partition's test net (kept for later tests).
+   */
+  public static Iterator<OutputSums> test(
+      WorkerPlan plan, Broadcast<float[]> weights, int partition, Iterator<DataShard> shards) {
+    BlasThreads.forTask();
+    DataShard shard = shards.hasNext() ? shards.next() : null;
+    if (shard == null || shard.isEmpty()) {
+      return List.of(new OutputSums()).iterator();
+    }
+    Worker w =
+        WorkerRegistry.acquire(
+                plan.trainerId(), WorkerRegistry.Role.TEST, partition, plan.definition(), 1, 0)
+            .worker();
+    synchronized (w) {
+      FlatWeights.set(w.net(), plan.layout(), weights.value());
+      BatchPredictor predictor = new BatchPredictor(w.net(), plan.blobs());
+      return List.of(predictor.evaluate(new ShardBatches(shard, plan.blobs()))).iterator();
+    }
+  }
+
+  /**
+   * The weights of partition {@code p}'s worker after round {@code round}, or an empty array if
+   * this JVM has no worker of that round.
+   */
+  public static Iterator<float[]> weights(
+      String trainerId, WeightLayout layout, int partition, int round) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
+    if (w == null) {
+      return List.of(new float[0]).iterator();
+    }
+    synchronized (w) {
+      return List.of(FlatWeights.get(w.net(), layout)).iterator();
+    }
+  }
+
+  /**
+   * The solver state of partition {@code p}'s worker after round {@code round}, for a checkpoint.
+   */
+  public static Iterator<PartitionSolverState> solverState(
+      String trainerId, int partition, int round) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
+    if (w == null) {
+      return List.of(new PartitionSolverState(partition, null)).iterator();
+    }
+    synchronized (w) {
+      return List.of(new PartitionSolverState(partition, w.net().getSolverState())).iterator();
+    }
+  }
+}
