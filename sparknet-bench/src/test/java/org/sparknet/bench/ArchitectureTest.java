@@ -50,7 +50,11 @@ class ArchitectureTest {
   void publicPackagesDoNotDependOnTheirModulesInternals() {
     noClasses()
         .that()
-        .resideInAnyPackage("org.sparknet.api", "org.sparknet.api.net", "org.sparknet.api.predict")
+        .resideInAnyPackage(
+            "org.sparknet.api",
+            "org.sparknet.api.averaging",
+            "org.sparknet.api.net",
+            "org.sparknet.api.predict")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("org.sparknet.api.internal..")
@@ -70,6 +74,7 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "org.sparknet.ndarray..",
             "org.sparknet.api",
+            "org.sparknet.api.averaging",
             "org.sparknet.api.net",
             "org.sparknet.api.predict")
         .should()
@@ -77,5 +82,35 @@ class ArchitectureTest {
         .resideInAnyPackage("org.apache.spark..", "org.apache.hadoop..", "scala..")
         .because("engines and the net builder are usable without Spark")
         .check(main);
+  }
+
+  /**
+   * The roles of {@code api.internal} stay layers: the wire format knows no other role, the
+   * averaging rules and checkpoints know only the wire format, the worker side never reaches into
+   * the driver's. Seen to fail with RoundTotals calling the averaging rule (wire -> averaging).
+   */
+  @Test
+  void apiInternalRolesAreLayered() {
+    String internal = "org.sparknet.api.internal.";
+    String[][] forbidden = {
+      {"wire", "driver", "worker", "checkpoint", "averaging"},
+      {"averaging", "driver", "worker", "checkpoint"},
+      {"checkpoint", "driver", "worker", "averaging"},
+      {"worker", "driver", "checkpoint"},
+    };
+    for (String[] rule : forbidden) {
+      String[] targets = new String[rule.length - 1];
+      for (int i = 1; i < rule.length; i++) {
+        targets[i - 1] = internal + rule[i] + "..";
+      }
+      noClasses()
+          .that()
+          .resideInAPackage(internal + rule[0] + "..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(targets)
+          .because("api.internal." + rule[0] + " sits below " + String.join(", ", targets))
+          .check(main);
+    }
   }
 }
