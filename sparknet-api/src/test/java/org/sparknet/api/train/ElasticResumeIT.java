@@ -77,20 +77,10 @@ class ElasticResumeIT {
   @Test
   void aResumedRunReachesTheCentreAndTheWorkersOfAnUninterruptedOne(@TempDir Path dir) {
     NetDefinition def = softmax(8, 0.1, 0.9);
-    Run uninterrupted;
-    try (SparkNetTrainer a = new SparkNetTrainer(sc, elastic(def).build())) {
-      a.setTrainingData(data());
-      a.train(2);
-      uninterrupted = continued(a);
-    }
+    Run uninterrupted = uninterrupted(def);
     String ckpt = dir.resolve("ckpt").toUri().toString();
     TrainerConfig cfg = elastic(def).optCheckpointDir(ckpt).optCheckpointEvery(1).build();
-    List<WeightCollection> workersAt2;
-    try (SparkNetTrainer b = new SparkNetTrainer(sc, cfg)) {
-      b.setTrainingData(data());
-      b.train(2);
-      workersAt2 = b.getWorkerWeights();
-    }
+    List<WeightCollection> workersAt2 = twoRounds(cfg);
     Checkpoint saved = readLatest(ckpt);
     assertEquals(2, saved.round());
     assertNotNull(saved.workerWeights(), "the checkpoint holds the workers' own weights");
@@ -129,18 +119,10 @@ class ElasticResumeIT {
   @Test
   void withoutTheWorkersWeightsTheWorkersRestartFromTheCentre(@TempDir Path dir) {
     NetDefinition def = softmax(8, 0.1, 0.9);
-    Run uninterrupted;
-    try (SparkNetTrainer a = new SparkNetTrainer(sc, elastic(def).build())) {
-      a.setTrainingData(data());
-      a.train(2);
-      uninterrupted = continued(a);
-    }
+    Run uninterrupted = uninterrupted(def);
     String ckpt = dir.resolve("ckpt").toUri().toString();
     TrainerConfig cfg = elastic(def).optCheckpointDir(ckpt).optCheckpointEvery(2).build();
-    try (SparkNetTrainer b = new SparkNetTrainer(sc, cfg)) {
-      b.setTrainingData(data());
-      b.train(2);
-    }
+    twoRounds(cfg);
     Checkpoint s = readLatest(ckpt);
     String bare = dir.resolve("bare").toUri().toString();
     try {
@@ -177,6 +159,24 @@ class ElasticResumeIT {
     String diff = actual.differenceFrom(expected, 0, 0);
     if (diff != null) {
       fail(what + ": " + diff);
+    }
+  }
+
+  /** An uninterrupted run of four rounds. */
+  private static Run uninterrupted(NetDefinition def) {
+    try (SparkNetTrainer a = new SparkNetTrainer(sc, elastic(def).build())) {
+      a.setTrainingData(data());
+      a.train(2);
+      return continued(a);
+    }
+  }
+
+  /** Two rounds of a run that checkpoints; returns the workers' weights after them. */
+  private static List<WeightCollection> twoRounds(TrainerConfig cfg) {
+    try (SparkNetTrainer b = new SparkNetTrainer(sc, cfg)) {
+      b.setTrainingData(data());
+      b.train(2);
+      return b.getWorkerWeights();
     }
   }
 
