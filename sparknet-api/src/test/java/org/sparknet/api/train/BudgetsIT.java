@@ -58,10 +58,10 @@ class BudgetsIT {
   }
 
   /**
-   * Adaptive tau grows well past what is left of max iterations 300 (steps of 1 ms against rounds
-   * of tens of milliseconds), so only a shortened last round ends on 300. Mutation: tau not clamped
-   * (RoundPlan.next returning the schedule's tau) ran a third round of tau 1,000 and ended at
-   * iteration 1,040.
+   * Adaptive tau grows well past what is left of max iterations 300 (the engine sleeps 1 ms a step,
+   * small beside a round's scheduling, so the rule asks for long rounds), so only a shortened last
+   * round ends on 300. Mutation: tau not clamped (RoundPlan.next returning the schedule's tau) ran
+   * a third round of tau 1,000 and ended at iteration 1,040.
    */
   @Test
   void adaptiveTauEndsOnMaxIterationsExactly() {

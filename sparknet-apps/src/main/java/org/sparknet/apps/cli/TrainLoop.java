@@ -58,12 +58,12 @@ final class TrainLoop {
     int done = 0;
     Map<String, Float> last = Map.of();
     long testedAt = -1;
-    while (!finished(trainer.round(), trainer.iteration()) && signals.received() == null) {
+    while (!finished(trainer.round()) && signals.received() == null) {
       long before = trainer.iteration();
       RoundMetrics m = trainer.trainRound();
       done++;
       curves.addTraining(m.round(), m.meanLoss());
-      boolean end = finished(m.round(), m.iteration()) || signals.received() != null;
+      boolean end = finished(m.round()) || signals.received() != null;
       Map<String, Float> test = Map.of();
       if (hasTest && (end || SolverSettings.due(settings.testInterval(), before, m.iteration()))) {
         test = trainer.test();
@@ -91,10 +91,11 @@ final class TrainLoop {
     return new Outcome(last, stoppedBy);
   }
 
-  private boolean finished(int round, long iteration) {
-    return trainer.budgetSpent()
-        || (rounds != null && round >= rounds)
-        || (settings.maxIter().value() > 0 && iteration >= settings.maxIter().value());
+  /**
+   * At --rounds, or at the trainer's last step: max_iter, which train passes to it, or its plan.
+   */
+  private boolean finished(int round) {
+    return trainer.budgetSpent() || (rounds != null && round >= rounds);
   }
 
   private String line(RoundMetrics m, Map<String, Float> test, long elapsedNanos, int done) {
