@@ -53,6 +53,20 @@ public final class Averager {
     private double[] sum;
     private double weight;
 
+    /** An empty sum. */
+    public Sum() {}
+
+    /**
+     * A sum already taken elsewhere (an all-reduce between executors): {@code values} (kept, not
+     * copied) of total {@code weight}.
+     */
+    public static Sum ofTotals(double[] values, double weight) {
+      Sum s = new Sum();
+      s.sum = values;
+      s.weight = weight;
+      return s;
+    }
+
     /** Adds {@code weight * values}; all arrays added must have the same length. */
     public Sum add(float[] values, double weight) {
       double[] s = accumulator(values.length, weight);

@@ -3,6 +3,7 @@ package org.sparknet.api.train;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparknet.api.internal.driver.DriverRound;
+import org.sparknet.api.internal.driver.RoundDriver;
 import org.sparknet.api.internal.driver.TrainerState;
 import org.sparknet.api.internal.wire.FlatWeights;
 import org.sparknet.api.internal.wire.RoundTotals;
@@ -23,7 +24,7 @@ final class RoundResults {
    * @throws TrainingDivergedException when a partition or the combined weights went non-finite; the
    *     state still holds the last good weights
    */
-  static float[] nextWeights(RoundTotals t, DriverRound round, TrainerState state, int r) {
+  static float[] nextWeights(RoundTotals t, RoundDriver round, TrainerState state, int r) {
     if (t.divergence() != null) {
       throw new TrainingDivergedException(
           "Training diverged in round "

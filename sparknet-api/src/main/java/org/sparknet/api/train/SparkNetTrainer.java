@@ -24,6 +24,7 @@ import org.sparknet.api.internal.driver.BroadcastReleaser;
 import org.sparknet.api.internal.driver.DriverRound;
 import org.sparknet.api.internal.driver.MetricsLog;
 import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.RoundDriver;
 import org.sparknet.api.internal.driver.TestJob;
 import org.sparknet.api.internal.driver.TrainerState;
 import org.sparknet.api.internal.driver.WorkerJobs;
@@ -40,10 +41,9 @@ import org.sparknet.api.internal.worker.WorkerRegistry;
  * weights. {@code docs/architecture.md} draws one round.
  *
  * <p>This class is the front: it holds the run's {@link TrainerState} and wires the pieces that do
- * the work. A round is driven by {@link DriverRound}; each partition's worker runs {@link
- * WorkerTasks#train} on its executor, where its net lives across rounds (with the solver's momentum
- * and iteration); weights are averaged by {@link org.sparknet.api.averaging.Averager}; checkpoints
- * are kept by {@link TrainerCheckpoints}.
+ * the work. A round is driven by {@link DriverRound} (or, with {@link Averaging#ALL_REDUCE}, a
+ * barrier stage whose tasks sum among themselves); each partition's worker runs {@link
+ * WorkerTasks#train} on its executor, where its net lives across rounds.
  *
  * <p><b>Data.</b> The training data is repartitioned to the worker count (left as it is when it
  * already has that many partitions), packed into one shard per partition on the executors and
@@ -82,7 +82,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       new BroadcastReleaser("SparkNet broadcast releaser " + trainerId.substring(0, 8));
 
   private PackedData training;
-  private DriverRound rounds;
+  private RoundDriver rounds;
   private PackedData validation;
   private boolean warmStartDone;
   private int plannedRounds;
@@ -136,7 +136,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       training.unpersist();
     }
     training = packed;
-    rounds = new DriverRound(sc, plan, packed, releaser);
+    rounds = RoundDriver.of(sc, plan, packed, releaser, cfg.averaging().isAllReduce());
     LOG.info("Training data: {} examples in {} partitions", packed.total(), packed.partitions());
     return this;
   }

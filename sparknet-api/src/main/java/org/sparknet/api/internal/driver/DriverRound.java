@@ -31,7 +31,7 @@ import org.sparknet.api.internal.worker.WorkerTasks;
  * included) is over. Building a new RDD each round instead would put a closure cleaning and a
  * call-site capture on the driver's critical path.
  */
-public final class DriverRound {
+public final class DriverRound implements RoundDriver {
   private final JavaSparkContext sc;
   private final WorkerPlan plan;
   private final BroadcastReleaser releaser;
@@ -82,6 +82,7 @@ public final class DriverRound {
    * mode, when the results come to the driver, the weights are handed over by reference both ways
    * ({@link LocalHandoff}) unless {@value LocalHandoff#SETTING} is "false".
    */
+  @Override
   public Outcome run(Start start) {
     spread.beforeRound(start.round());
     if (!resultSizeChecked) {
@@ -182,6 +183,7 @@ public final class DriverRound {
   }
 
   /** The next weights from a round's totals, by the plan's averaging rule. */
+  @Override
   public float[] combine(RoundTotals totals, float[] centre) {
     return plan.averaging().combine(centre, totals);
   }

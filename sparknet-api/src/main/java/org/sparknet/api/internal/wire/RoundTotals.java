@@ -36,6 +36,7 @@ public final class RoundTotals implements Serializable {
   private long[] examplesByPartition = new long[0];
   private int[] restartsByPartition = new int[0];
   private String[] devicesByPartition = new String[0];
+  private float[] reduced;
 
   /** Totals that sum as results come (the zero value of a {@code treeAggregate}). */
   public RoundTotals(Compression codec) {
@@ -60,6 +61,36 @@ public final class RoundTotals implements Serializable {
   /** Adds one partition's result; returns this. */
   public RoundTotals add(PartitionResult r) {
     WorkerReport w = r.report();
+    if (!addReport(w) || w.examples() == 0 || !r.hasValues()) {
+      return this;
+    }
+    addValues(r);
+    countExamples(w);
+    return this;
+  }
+
+  /**
+   * Adds one partition's result of an all-reduce round: its report, and the next weights the
+   * executors summed when it carries them; returns this.
+   */
+  public RoundTotals addReduced(PartitionResult r) {
+    WorkerReport w = r.report();
+    if (addReport(w) && w.examples() > 0) {
+      countExamples(w);
+    }
+    if (r.values() != null) {
+      reduced = r.values();
+    }
+    return this;
+  }
+
+  /** The next weights the executors summed in an all-reduce round, or null. */
+  public float[] reduced() {
+    return reduced;
+  }
+
+  /** Notes a report's timings, device and restart; false when the partition diverged. */
+  private boolean addReport(WorkerReport w) {
     maxSetupMillis = Math.max(maxSetupMillis, w.timings().setupMillis());
     maxComputeMillis = Math.max(maxComputeMillis, w.timings().computeMillis());
     maxExtractMillis = Math.max(maxExtractMillis, w.timings().extractMillis());
@@ -73,18 +104,17 @@ public final class RoundTotals implements Serializable {
     }
     if (w.divergence() != null) {
       noteDivergence(w.partition(), w.divergence());
-      return this;
+      return false;
     }
-    if (w.examples() == 0 || !r.hasValues()) {
-      return this;
-    }
-    addValues(r);
+    return true;
+  }
+
+  private void countExamples(WorkerReport w) {
     examples += w.examples();
     examplesByPartition = grown(examplesByPartition, w.partition() + 1);
     examplesByPartition[w.partition()] += w.examples();
     lossSum += w.lossSum();
     maxSteps = Math.max(maxSteps, w.steps());
-    return this;
   }
 
   private void addValues(PartitionResult r) {
@@ -156,7 +186,7 @@ public final class RoundTotals implements Serializable {
 
   /** Whether any partition sent values. */
   public boolean hasValues() {
-    return keep ? keptWeights.length > 0 : !sum.isEmpty();
+    return reduced != null || (keep ? keptWeights.length > 0 : !sum.isEmpty());
   }
 
   /** Whether the results were kept as they came, in the order added (on the driver). */

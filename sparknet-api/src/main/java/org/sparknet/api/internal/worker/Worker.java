@@ -113,11 +113,17 @@ public final class Worker {
    * driver has this round's result.
    *
    * @param builtNow the net was built for this task
+   * @param centre the round's weights: {@link RoundOrders#centre}, or the executor's copy of them
+   *     in an all-reduce round
    */
   PartitionResult train(
-      WorkerPlan plan, RoundOrders orders, int partition, DataShard shard, boolean builtNow) {
+      WorkerPlan plan,
+      RoundOrders orders,
+      int partition,
+      DataShard shard,
+      boolean builtNow,
+      float[] centre) {
     long t0 = System.nanoTime();
-    float[] centre = orders.centre();
     float[] own = orders.workerWeightsOf(partition);
     if (own != null) {
       FlatWeights.set(net, plan.layout(), own);

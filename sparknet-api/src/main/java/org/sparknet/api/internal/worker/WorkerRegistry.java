@@ -184,6 +184,7 @@ public final class WorkerRegistry {
     } finally {
       BUILDS.writeLock().unlock();
     }
+    RingCentres.forget(trainerId);
     List<Worker> closing = new ArrayList<>();
     WORKERS
         .entrySet()

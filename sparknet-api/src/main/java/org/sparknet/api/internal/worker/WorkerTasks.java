@@ -39,7 +39,7 @@ public final class WorkerTasks {
             orders.round());
     PartitionResult r;
     synchronized (a.worker()) {
-      r = a.worker().train(plan, orders, partition, shard, a.builtNow());
+      r = a.worker().train(plan, orders, partition, shard, a.builtNow(), orders.centre());
     }
     return List.of(orders.localKey() == null ? r : LocalHandoff.put(orders.localKey(), r))
         .iterator();

@@ -1,0 +1,134 @@
+package org.sparknet.api.internal.driver;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparknet.api.SolverState;
+import org.sparknet.api.data.DataShard;
+import org.sparknet.api.internal.wire.PartitionResult;
+import org.sparknet.api.internal.wire.RoundOrders;
+import org.sparknet.api.internal.wire.RoundTotals;
+import org.sparknet.api.internal.worker.RingTasks;
+import org.sparknet.api.internal.worker.WorkerPlan;
+import scala.collection.Iterator;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * Drives an all-reduce round: one Spark barrier stage ({@code rdd.barrier()}) whose tasks, after
+ * their steps, sum their results in a ring between themselves ({@link RingTasks}) and each end with
+ * the next weights. The driver gets the reports and one copy of the next weights (partition 0's
+ * result), whatever the worker count, and keeps it as the trainer's weights: checkpoints, {@code
+ * getWeights} and tests read it there, and a retried round starts from it.
+ *
+ * <p>The round's weights are still broadcast every round, but an executor reads the broadcast only
+ * when it does not hold them already (the first round, a new executor after a loss, a retry):
+ * otherwise nothing of the broadcast leaves the driver. When an executor is lost in the middle of a
+ * round, Spark fails the barrier stage and runs it again whole ({@code
+ * spark.stage.maxConsecutiveAttempts}); the retry starts from the last completed round's weights.
+ */
+final class AllReduceRound implements RoundDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(AllReduceRound.class);
+
+  private final JavaSparkContext sc;
+  private final WorkerPlan plan;
+  private final BroadcastReleaser releaser;
+  private final RingSlot slot;
+  private final JavaRDD<PartitionResult> rounds;
+  private final DataSpread spread;
+
+  AllReduceRound(
+      JavaSparkContext sc, WorkerPlan plan, PackedData data, BroadcastReleaser releaser) {
+    BarrierChecks.check(sc, data.partitions());
+    this.sc = sc;
+    this.plan = plan;
+    this.releaser = releaser;
+    this.slot = new RingSlot(plan);
+    ClassTag<PartitionResult> tag = ClassTag$.MODULE$.apply(PartitionResult.class);
+    this.rounds = data.shards().rdd().barrier().mapPartitions(slot, true, tag).toJavaRDD();
+    this.spread = new DataSpread(sc, data);
+  }
+
+  @Override
+  public DriverRound.Outcome run(DriverRound.Start start) {
+    spread.beforeRound(start.round());
+    long t0 = System.nanoTime();
+    Broadcast<float[]> weights = sc.broadcast(start.weights());
+    long broadcastNanos = System.nanoTime() - t0;
+    Broadcast<SolverState[]> states =
+        start.solverStates() == null ? null : sc.broadcast(start.solverStates());
+    Broadcast<float[][]> own =
+        start.workerWeights() == null ? null : sc.broadcast(start.workerWeights());
+    slot.orders =
+        new RoundOrders(
+            start.round(),
+            weights,
+            start.positions(),
+            start.weightsToken(),
+            states,
+            own,
+            start.steps(),
+            null);
+    try {
+      List<PartitionResult> list = new ArrayList<>(rounds.collect());
+      long c0 = System.nanoTime();
+      list.sort(Comparator.comparingInt(PartitionResult::partition));
+      RoundTotals totals = RoundTotals.onDriver(plan.compression());
+      int fetched = 0;
+      for (PartitionResult r : list) {
+        totals.addReduced(r);
+        fetched += r.weight() > 0 ? 1 : 0;
+      }
+      if (fetched > 0) {
+        LOG.info(
+            "Round {}: {} task(s) read the round's weights from the driver",
+            start.round(),
+            fetched);
+      }
+      return new DriverRound.Outcome(totals, broadcastNanos, System.nanoTime() - c0);
+    } catch (Exception e) {
+      throw TaskFailures.unwrap(e);
+    } finally {
+      slot.orders = null;
+      releaser.release(weights);
+      releaser.release(states);
+      releaser.release(own);
+    }
+  }
+
+  /** The weights the executors summed (see {@link RingTasks}). */
+  @Override
+  public float[] combine(RoundTotals totals, float[] centre) {
+    return totals.reduced();
+  }
+
+  /** The function every round's barrier tasks run, holding the orders of the round submitted. */
+  private static final class RingSlot
+      extends AbstractFunction1<Iterator<DataShard>, Iterator<PartitionResult>>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final WorkerPlan plan;
+    private RoundOrders orders;
+
+    RingSlot(WorkerPlan plan) {
+      this.plan = plan;
+    }
+
+    @Override
+    public Iterator<PartitionResult> apply(Iterator<DataShard> shards) {
+      if (orders == null) {
+        throw new IllegalStateException("A SparkNet round ran without its orders (a stale job?)");
+      }
+      return CollectionConverters.asScala(
+          RingTasks.train(plan, orders, CollectionConverters.asJava(shards)));
+    }
+  }
+}

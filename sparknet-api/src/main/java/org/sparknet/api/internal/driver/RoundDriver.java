@@ -1,0 +1,36 @@
+package org.sparknet.api.internal.driver;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.internal.wire.RoundTotals;
+import org.sparknet.api.internal.worker.WorkerPlan;
+
+/**
+ * Runs the trainer's rounds over one training set: {@link DriverRound} (the results come to the
+ * driver, which combines them) or {@link AllReduceRound} (a barrier stage whose tasks sum among
+ * themselves).
+ */
+public interface RoundDriver {
+  /** Runs one round's job. */
+  DriverRound.Outcome run(DriverRound.Start start);
+
+  /** The next weights from a round's totals. */
+  float[] combine(RoundTotals totals, float[] centre);
+
+  /**
+   * The rounds over {@code data}.
+   *
+   * @param allReduce sum on the executors in a barrier stage
+   * @throws IllegalArgumentException when {@code allReduce} and the cluster cannot run a barrier
+   *     stage of one task per partition
+   */
+  static RoundDriver of(
+      JavaSparkContext sc,
+      WorkerPlan plan,
+      PackedData data,
+      BroadcastReleaser releaser,
+      boolean allReduce) {
+    return allReduce
+        ? new AllReduceRound(sc, plan, data, releaser)
+        : new DriverRound(sc, plan, data, releaser);
+  }
+}

@@ -1,0 +1,90 @@
+package org.sparknet.api.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.WeightCollection;
+import org.sparknet.api.averaging.Compression;
+import org.sparknet.api.data.Example;
+import org.sparknet.api.internal.worker.RingSum;
+import org.sparknet.testing.data.FashionMnist;
+import org.sparknet.testing.spark.LocalSpark;
+
+/**
+ * {@link Averaging#ALL_REDUCE} in local mode ({@code local[2]}, a barrier stage of two tasks in one
+ * JVM, talking over loopback sockets), with the pure-Java softmax net. The cluster and Caffe runs
+ * are in sparknet-apps ({@code AllReduceClusterIT}).
+ */
+class AllReduceIT {
+  static JavaSparkContext sc;
+
+  @BeforeAll
+  static void setUp() {
+    SparkNetTrainerIT.train = FashionMnist.load(true, 1200);
+    sc = LocalSpark.context();
+  }
+
+  /**
+   * With two workers each value of the sum is one double addition, which commutes, so the ring's
+   * sum and the driver's tree sum ({@code treeAggregate}, the same {@code combineSum}) are the same
+   * bits, round after round. A broken build (the ring's chunks shifted by one) gave weights that
+   * differed from the second value on.
+   */
+  @Test
+  void twoWorkersGiveTheDriverSumBitForBit() {
+    for (Compression c : new Compression[] {Compression.NONE, Compression.BF16}) {
+      float[] driver = run(Averaging.PLAIN, c, 0);
+      float[] ring = run(Averaging.ALL_REDUCE, c, Integer.MAX_VALUE);
+      assertArrayEquals(driver, ring, "all-reduce vs the driver's tree sum, " + c);
+    }
+    assertEquals(0, RingSum.openSockets(), "ring sockets left open");
+    assertEquals(0, ringThreads(), "ring threads left");
+  }
+
+  /** Three partitions in two slots: Spark could never start the barrier stage; refused first. */
+  @Test
+  void fewerSlotsThanWorkersIsRefusedBeforeTraining() {
+    NetDefinition def = SparkNetTrainerIT.softmax(8, 0.1, 0);
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(
+            sc, SparkNetTrainerIT.config(def, 2, 3).optAveraging(Averaging.ALL_REDUCE).build())) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> t.setTrainingData(SparkNetTrainerIT.rdd(SparkNetTrainerIT.split(64, 64, 64))));
+      assertTrue(e.getMessage().contains("2 task slots"), e.getMessage());
+      assertTrue(e.getMessage().contains("--averaging allreduce"), e.getMessage());
+    }
+  }
+
+  private static float[] run(Averaging avg, Compression c, int treeAbove) {
+    NetDefinition def = SparkNetTrainerIT.softmax(8, 0.1, 0.9);
+    List<List<Example>> parts = SparkNetTrainerIT.split(96, 64);
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(
+            sc,
+            SparkNetTrainerIT.config(def, 3, 2)
+                .optAveraging(avg)
+                .optCompress(c)
+                .optTreeAggregateAbove(treeAbove)
+                .build())) {
+      t.setTrainingData(SparkNetTrainerIT.rdd(parts));
+      t.train(4);
+      WeightCollection w = t.getWeights();
+      return org.sparknet.api.internal.wire.WeightLayout.of(w).flatten(w);
+    }
+  }
+
+  static long ringThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith(RingSum.THREAD_PREFIX))
+        .count();
+  }
+}
