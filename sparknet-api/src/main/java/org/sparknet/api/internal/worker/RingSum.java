@@ -89,6 +89,15 @@ public final class RingSum implements AutoCloseable {
     this.sender = s;
   }
 
+  /**
+   * Runs {@code exchange} (the barrier's allGather of the tasks' addresses) on the sender thread,
+   * which is idle until the sums begin: Spark's barrier calls wait in steps of a second, and this
+   * way the wait overlaps the round's training.
+   */
+  Future<String[]> publish(java.util.concurrent.Callable<String[]> exchange) {
+    return sender.submit(exchange);
+  }
+
   /** Ring sockets open in this JVM (server sockets and connections; the leak checks read it). */
   public static int openSockets() {
     return OPEN_SOCKETS.get();
@@ -156,31 +165,47 @@ public final class RingSum implements AutoCloseable {
 
   /**
    * Reduce-scatter: returns the sum over all tasks of chunk {@code (rank + 1) mod size} of {@code
-   * n} values, each task's share given by {@code own} (indexed over the whole vector).
+   * n} values, each task's share given by {@code own} (indexed over the whole vector), after the
+   * sum of {@code header}: each chunk travels with the task's header in front, so that every
+   * chunk's owner learns the header's total (the weights, whether any task diverged) with its sum.
    */
-  double[] reduceScatter(int n, IntToDoubleFunction own) throws IOException {
-    int max = chunkStart(1, n, size) + 1;
+  double[] reduceScatter(int n, IntToDoubleFunction own, double[] header) throws IOException {
+    int h = header.length;
+    int max = chunkStart(1, n, size) + 1 + h;
     double[] sending = new double[max];
     double[] receiving = new double[max];
     for (int s = 0; s < size - 1; s++) {
       int sendChunk = Math.floorMod(rank - s, size);
       int recvChunk = Math.floorMod(rank - s - 1, size);
       int sFrom = chunkStart(sendChunk, n, size);
-      int sLen = chunkStart(sendChunk + 1, n, size) - sFrom;
+      int sLen = chunkStart(sendChunk + 1, n, size) - sFrom + h;
       double[] partial = sending;
-      IntToDoubleFunction source = s == 0 ? j -> own.applyAsDouble(sFrom + j) : j -> partial[j];
+      IntToDoubleFunction source = s == 0 ? withHeader(header, own, sFrom) : j -> partial[j];
       Future<?> sent = sender.submit(() -> sendDoubles(sLen, source));
       int rFrom = chunkStart(recvChunk, n, size);
-      int rLen = chunkStart(recvChunk + 1, n, size) - rFrom;
-      receiveDoubles(rLen, receiving, j -> own.applyAsDouble(rFrom + j));
+      int rLen = chunkStart(recvChunk + 1, n, size) - rFrom + h;
+      receiveDoubles(rLen, receiving, withHeader(header, own, rFrom));
       await(sent);
       double[] t = sending;
       sending = receiving;
       receiving = t;
     }
     int mine = Math.floorMod(rank + 1, size);
-    int len = chunkStart(mine + 1, n, size) - chunkStart(mine, n, size);
+    int len = chunkStart(mine + 1, n, size) - chunkStart(mine, n, size) + h;
+    if (size == 1) {
+      IntToDoubleFunction all = withHeader(header, own, 0);
+      for (int j = 0; j < len; j++) {
+        sending[j] = all.applyAsDouble(j);
+      }
+    }
     return java.util.Arrays.copyOf(sending, len);
+  }
+
+  /** A chunk's values from {@code from} on, after {@code header}. */
+  private static IntToDoubleFunction withHeader(
+      double[] header, IntToDoubleFunction own, int from) {
+    int h = header.length;
+    return j -> j < h ? header[j] : own.applyAsDouble(from + j - h);
   }
 
   /**
@@ -275,16 +300,20 @@ public final class RingSum implements AutoCloseable {
     }
   }
 
-  private static void await(Future<?> f) throws IOException {
+  /** {@code f}'s value, its failure as an {@link IOException}. */
+  static <T> T await(Future<T> f) throws IOException {
     try {
-      f.get();
+      return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while sending to the ring");
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
       throw e.getCause() instanceof IOException io
           ? io
-          : new IOException("Sending to the ring failed", e.getCause());
+          : new IOException("The ring's sender failed", e.getCause());
     }
   }
 

@@ -5,11 +5,11 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.function.IntToDoubleFunction;
 import org.apache.spark.BarrierTaskContext;
 import org.sparknet.api.averaging.Averager;
 import org.sparknet.api.data.DataShard;
-import org.sparknet.api.internal.averaging.AveragingStrategy;
 import org.sparknet.api.internal.wire.PartitionResult;
 import org.sparknet.api.internal.wire.RoundOrders;
 
@@ -33,101 +33,84 @@ public final class RingTasks {
       WorkerPlan plan, RoundOrders orders, Iterator<DataShard> shards) {
     BarrierTaskContext ctx = BarrierTaskContext.get();
     int partition = ctx.partitionId();
-    BlasThreads.forTask();
-    DataShard shard = shards.hasNext() ? shards.next() : null;
-    float[] held = RingCentres.find(plan.trainerId(), orders.round() - 1, orders.weightsToken());
-    float[] centre = held != null ? held : orders.centre();
-    double fetched = held != null ? 0 : 1;
-    if (shard == null || shard.isEmpty()) {
-      return List.of(ring(ctx, plan, orders, centre, PartitionResult.idle(partition), fetched))
-          .iterator();
-    }
-    WorkerRegistry.Acquired a =
-        WorkerRegistry.acquire(
-            plan.trainerId(),
-            WorkerRegistry.Role.TRAIN,
-            partition,
-            plan.definitionFor(partition),
-            plan.groupSize(),
-            orders.round());
-    synchronized (a.worker()) {
-      // The values sent live in the worker's reused arrays: the ring reads them under its lock.
-      PartitionResult r = a.worker().train(plan, orders, partition, shard, a.builtNow(), centre);
-      return List.of(ring(ctx, plan, orders, centre, r, fetched)).iterator();
-    }
-  }
-
-  /** Sums {@code mine} with every other partition's result; see the class comment. */
-  private static PartitionResult ring(
-      BarrierTaskContext ctx,
-      WorkerPlan plan,
-      RoundOrders orders,
-      float[] centre,
-      PartitionResult mine,
-      double fetched) {
-    int rank = ctx.partitionId();
     int size = ctx.getTaskInfos().length;
-    String host = hostOf(ctx.getTaskInfos()[rank].address());
+    String host = hostOf(ctx.getTaskInfos()[partition].address());
     String name = plan.trainerId().substring(0, 8) + "-r" + orders.round();
-    boolean diverged = mine.report().divergence() != null;
-    double weight = diverged || !mine.hasValues() ? 0 : mine.weight();
-    try (RingSum ring = new RingSum(name, rank, size, host, ctx::isInterrupted)) {
-      String[] all = ctx.allGather(host + " " + ring.port() + " " + weight + " " + diverged);
-      double total = 0;
-      boolean anyDiverged = false;
-      for (String m : all) {
-        String[] f = m.split(" ");
-        total += Double.parseDouble(f[2]);
-        anyDiverged |= Boolean.parseBoolean(f[3]);
+    BlasThreads.forTask();
+    try (RingSum ring = new RingSum(name, partition, size, host, ctx::isInterrupted)) {
+      String me = host + " " + ring.port();
+      Future<String[]> peers = ring.publish(() -> ctx.allGather(me));
+      DataShard shard = shards.hasNext() ? shards.next() : null;
+      float[] held = RingCentres.find(plan.trainerId(), orders.round() - 1, orders.weightsToken());
+      float[] centre = held != null ? held : orders.centre();
+      Round round = new Round(plan, orders, centre, held != null ? 0 : 1);
+      if (shard == null || shard.isEmpty()) {
+        return List.of(round.sum(ring, peers, PartitionResult.idle(partition), ctx)).iterator();
       }
-      if (anyDiverged || total == 0) {
-        return new PartitionResult(mine.report(), null, null, fetched);
+      WorkerRegistry.Acquired a =
+          WorkerRegistry.acquire(
+              plan.trainerId(),
+              WorkerRegistry.Role.TRAIN,
+              partition,
+              plan.definitionFor(partition),
+              plan.groupSize(),
+              orders.round());
+      synchronized (a.worker()) {
+        // The values sent live in the worker's reused arrays: the ring reads them under its lock.
+        PartitionResult r = a.worker().train(plan, orders, partition, shard, a.builtNow(), centre);
+        return List.of(round.sum(ring, peers, r, ctx)).iterator();
       }
-      String[] right = all[(rank + 1) % size].split(" ");
-      if (size > 1) {
-        ring.connect(right[0], Integer.parseInt(right[1]), ctx.stageAttemptNumber());
-      }
-      float[] next = sum(ring, plan.averaging(), centre, share(mine, weight, plan), total, size);
-      RingCentres.put(plan.trainerId(), orders.round(), orders.weightsToken(), next);
-      return new PartitionResult(mine.report(), rank == 0 ? next : null, null, fetched);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Reduce-scatter, the rule's {@code combineSum} on this task's chunk, then all-gather. */
-  private static float[] sum(
-      RingSum ring,
-      AveragingStrategy rule,
-      float[] centre,
-      IntToDoubleFunction own,
-      double total,
-      int size)
-      throws IOException {
-    int n = centre.length;
-    int rank = ring.rank();
-    double[] chunk;
-    int mine = Math.floorMod(rank + 1, size);
-    int from = RingSum.chunkStart(mine, n, size);
-    if (size == 1) {
-      chunk = new double[n];
-      for (int j = 0; j < n; j++) {
-        chunk[j] = own.applyAsDouble(j);
+  /** What a task's sum needs besides the ring. */
+  private record Round(WorkerPlan plan, RoundOrders orders, float[] centre, double fetched) {
+
+    /**
+     * Sums {@code mine} with every other partition's result: reduce-scatter (with the weights and
+     * the divergences in each chunk's header), the rule's {@code combineSum} on this task's chunk,
+     * all-gather. A divergence anywhere, seen by every task in its chunk's header, ends the round
+     * with reports only.
+     */
+    PartitionResult sum(
+        RingSum ring, Future<String[]> peers, PartitionResult mine, BarrierTaskContext ctx)
+        throws IOException {
+      int rank = ctx.partitionId();
+      int size = ctx.getTaskInfos().length;
+      boolean diverged = mine.report().divergence() != null;
+      double weight = diverged || !mine.hasValues() ? 0 : mine.weight();
+      String[] all = RingSum.await(peers);
+      if (size > 1) {
+        String[] right = all[(rank + 1) % size].split(" ");
+        ring.connect(right[0], Integer.parseInt(right[1]), ctx.stageAttemptNumber());
       }
-    } else {
-      chunk = ring.reduceScatter(n, own);
-    }
-    float[] combined =
-        rule.combineSum(
-            Arrays.copyOfRange(centre, from, from + chunk.length),
-            Averager.Sum.ofTotals(chunk, total));
-    float[] next = new float[n];
-    System.arraycopy(combined, 0, next, from, combined.length);
-    if (size > 1) {
+      int n = centre.length;
+      double[] chunk =
+          ring.reduceScatter(
+              n, share(mine, weight, plan), new double[] {0.0 + weight, diverged ? 1.0 : 0.0});
+      double total = chunk[0];
+      if (chunk[1] > 0 || total == 0) {
+        return new PartitionResult(mine.report(), null, null, fetched);
+      }
+      int from = RingSum.chunkStart(Math.floorMod(rank + 1, size), n, size);
+      int len = chunk.length - HEADER;
+      float[] combined =
+          plan.averaging()
+              .combineSum(
+                  Arrays.copyOfRange(centre, from, from + len),
+                  Averager.Sum.ofTotals(Arrays.copyOfRange(chunk, HEADER, chunk.length), total));
+      float[] next = new float[n];
+      System.arraycopy(combined, 0, next, from, len);
       ring.allGather(next);
+      RingCentres.put(plan.trainerId(), orders.round(), orders.weightsToken(), next);
+      return new PartitionResult(mine.report(), rank == 0 ? next : null, null, fetched);
     }
-    return next;
   }
+
+  /** The values in front of each chunk: the task's weight and whether it diverged (1) or not. */
+  private static final int HEADER = 2;
 
   /**
    * A task's share of the sum at each index, as the driver's {@code Averager.Sum} adds it to its
