@@ -280,7 +280,7 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return (S) set(learningRate(), value);
   }
 
-  /** "plain" (default) or "easgd". */
+  /** "plain" (default), "easgd" or "allreduce" ({@link org.sparknet.api.train.Averaging}). */
   default Param<String> averaging() {
     return stageParams().averaging;
   }

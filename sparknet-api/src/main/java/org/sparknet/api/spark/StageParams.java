@@ -142,8 +142,9 @@ public final class StageParams implements Serializable {
         new Param<>(
             owner,
             "averaging",
-            "plain (model averaging) or easgd (elastic averaging, with alpha)",
-            ParamValidators.inArray(java.util.List.of("plain", "easgd")));
+            "plain (model averaging), easgd (elastic averaging, with alpha) or allreduce (plain,"
+                + " summed by the executors in a ring)",
+            ParamValidators.inArray(java.util.List.of("plain", "easgd", "allreduce")));
     alpha =
         new DoubleParam(
             owner, "alpha", "EASGD moving rate in [0, 1]", ParamValidators.inRange(0, 1));

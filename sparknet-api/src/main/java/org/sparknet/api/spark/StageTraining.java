@@ -73,6 +73,15 @@ final class StageTraining {
     }
   }
 
+  /** The stage's averaging param as the trainer's {@link Averaging}. */
+  private static Averaging averaging(TrainingParams<?> p) {
+    return switch (p.getAveraging()) {
+      case "easgd" -> Averaging.elastic(p.getAlpha());
+      case "allreduce" -> Averaging.ALL_REDUCE;
+      default -> Averaging.PLAIN;
+    };
+  }
+
   private static TrainerConfig.Builder config(
       NetDefinition def, TrainingParams<?> p, boolean validates) {
     TrainerConfig.Builder b =
@@ -82,10 +91,7 @@ final class StageTraining {
             .optSeed(p.getSeed())
             .optDataBlob(p.getDataBlob())
             .optLabelBlob(p.getLabelBlob())
-            .optAveraging(
-                p.getAveraging().equals("easgd")
-                    ? Averaging.elastic(p.getAlpha())
-                    : Averaging.PLAIN);
+            .optAveraging(averaging(p));
     if (p.getNumWorkers() > 0) {
       b.optWorkers(p.getNumWorkers());
     }

@@ -34,8 +34,8 @@ class AllReduceIT {
   /**
    * With two workers each value of the sum is one double addition, which commutes, so the ring's
    * sum and the driver's tree sum ({@code treeAggregate}, the same {@code combineSum}) are the same
-   * bits, round after round. A broken build (each task's combined chunk written one chunk off)
-   * gave "array contents differ at index [0], expected: <0.009884743> but was: <0.0>".
+   * bits, round after round. A broken build (each task's combined chunk written one chunk off) gave
+   * "array contents differ at index [0], expected: <0.009884743> but was: <0.0>".
    */
   @Test
   void twoWorkersGiveTheDriverSumBitForBit() {
@@ -46,6 +46,42 @@ class AllReduceIT {
     }
     assertEquals(0, RingSum.openSockets(), "ring sockets left open");
     assertEquals(0, ringThreads(), "ring threads left");
+  }
+
+  /**
+   * A run cancelled in the middle (its jobs cancelled while the tasks train or sum, as when the
+   * driver gives up on a stage): every ring socket and sender thread is gone once the killed tasks
+   * have ended. A broken build (the ring's close leaving its two connections open) failed this test
+   * and the one above: "expected: <0> but was: <44>" ring sockets.
+   */
+  @Test
+  void aCancelledRunLeavesNoSocketOrThread() throws Exception {
+    NetDefinition def = SparkNetTrainerIT.softmax(8, 0.1, 0);
+    Thread canceller =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(2500);
+              } catch (InterruptedException e) {
+                return;
+              }
+              sc.cancelAllJobs();
+            });
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(
+            sc, SparkNetTrainerIT.config(def, 200, 2).optAveraging(Averaging.ALL_REDUCE).build())) {
+      t.setTrainingData(SparkNetTrainerIT.rdd(SparkNetTrainerIT.split(96, 64)));
+      canceller.start();
+      assertThrows(RuntimeException.class, () -> t.train(100));
+    } finally {
+      canceller.join();
+    }
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while ((RingSum.openSockets() > 0 || ringThreads() > 0) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertEquals(0, RingSum.openSockets(), "ring sockets left open after a cancelled run");
+    assertEquals(0, ringThreads(), "ring threads left after a cancelled run");
   }
 
   /** Three partitions in two slots: Spark could never start the barrier stage; refused first. */

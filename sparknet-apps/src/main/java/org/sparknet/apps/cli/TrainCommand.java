@@ -80,7 +80,10 @@ public final class TrainCommand implements Callable<Integer> {
   @Option(
       names = "--averaging",
       defaultValue = "plain",
-      description = "plain (default) or easgd (elastic averaging, with --alpha).")
+      description =
+          "plain (default), easgd (elastic averaging, with --alpha) or allreduce (plain averaging"
+              + " summed by the executors in a ring, a barrier stage a round: no dynamic"
+              + " allocation, a task slot per worker).")
   String averaging;
 
   @Option(names = "--alpha", description = "EASGD moving rate in [0, 1].")
@@ -426,6 +429,11 @@ public final class TrainCommand implements Callable<Integer> {
           throw new IllegalArgumentException("--alpha applies only to --averaging easgd");
         }
         return Averaging.PLAIN;
+      case "allreduce":
+        if (alpha != null) {
+          throw new IllegalArgumentException("--alpha applies only to --averaging easgd");
+        }
+        return Averaging.ALL_REDUCE;
       case "easgd":
         if (alpha == null) {
           throw new IllegalArgumentException("--averaging easgd needs --alpha A (0 <= A <= 1)");
@@ -433,7 +441,7 @@ public final class TrainCommand implements Callable<Integer> {
         return Averaging.elastic(alpha);
       default:
         throw new IllegalArgumentException(
-            "--averaging must be plain or easgd but was '" + averaging + "'");
+            "--averaging must be plain, easgd or allreduce but was '" + averaging + "'");
     }
   }
 
