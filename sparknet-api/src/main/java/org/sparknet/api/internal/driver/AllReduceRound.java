@@ -32,8 +32,8 @@ import scala.runtime.AbstractFunction1;
  * <p>The round's weights are still broadcast every round, but an executor reads the broadcast only
  * when it does not hold them already (the first round, a new executor after a loss, a retry):
  * otherwise nothing of the broadcast leaves the driver. When an executor is lost in the middle of a
- * round, Spark fails the barrier stage and runs it again whole ({@code
- * spark.stage.maxConsecutiveAttempts}); the retry starts from the last completed round's weights.
+ * round, the barrier stage fails whole and the round is submitted again ({@link #collect}); the
+ * retry starts from the last completed round's weights.
  */
 final class AllReduceRound implements RoundDriver {
   private static final Logger LOG = LoggerFactory.getLogger(AllReduceRound.class);
@@ -78,7 +78,7 @@ final class AllReduceRound implements RoundDriver {
             start.steps(),
             null);
     try {
-      List<PartitionResult> list = new ArrayList<>(rounds.collect());
+      List<PartitionResult> list = collect(start.round());
       long c0 = System.nanoTime();
       list.sort(Comparator.comparingInt(PartitionResult::partition));
       RoundTotals totals = RoundTotals.onDriver(plan.compression());
@@ -102,6 +102,55 @@ final class AllReduceRound implements RoundDriver {
       releaser.release(states);
       releaser.release(own);
     }
+  }
+
+  /**
+   * The round's results. Spark does not run a failed barrier result stage again ("Could not recover
+   * from a failed barrier ResultStage"), so a round whose stage failed because an executor was lost
+   * or a ring connection broke is submitted again here, whole, with the same orders (the last
+   * completed round's weights), up to {@code spark.stage.maxConsecutiveAttempts} times. Any other
+   * failure (a task's own error) is not retried.
+   */
+  private List<PartitionResult> collect(int round) {
+    int attempts = sc.getConf().getInt("spark.stage.maxConsecutiveAttempts", 4);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return new ArrayList<>(rounds.collect());
+      } catch (Exception e) { // SparkException is checked, though Java's signature hides it
+        if (attempt >= attempts || !lostPeer(e)) {
+          throw TaskFailures.unwrap(e);
+        }
+        LOG.warn(
+            "Round {}: its barrier stage failed ({}); running it again whole from round {}'s"
+                + " weights (attempt {} of {})",
+            round,
+            firstLine(e.getMessage()),
+            round - 1,
+            attempt + 1,
+            attempts);
+      }
+    }
+  }
+
+  /** Whether a barrier stage failed because a task's executor or its ring neighbour went away. */
+  private static boolean lostPeer(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      String m = String.valueOf(c.getMessage());
+      if (m.contains("ExecutorLostFailure")
+          || m.contains("closed its connection")
+          || m.contains(RingTasks.LOST_PEER)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String firstLine(String m) {
+    if (m == null) {
+      return "";
+    }
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 
   /** The weights the executors summed (see {@link RingTasks}). */

@@ -26,6 +26,12 @@ import org.sparknet.api.internal.wire.RoundOrders;
  * driver's broadcast of the centre, 0 when it had the centre already.
  */
 public final class RingTasks {
+  /**
+   * The start of the message of a task whose ring failed (a neighbour's task failed or its executor
+   * was lost): the driver submits such a round again.
+   */
+  public static final String LOST_PEER = "The all-reduce ring broke";
+
   private RingTasks() {}
 
   /** One partition's all-reduce round; runs inside a barrier stage. */
@@ -61,7 +67,7 @@ public final class RingTasks {
         return List.of(round.sum(ring, peers, r, ctx)).iterator();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(LOST_PEER + " in partition " + partition + ": " + e, e);
     }
   }
 
