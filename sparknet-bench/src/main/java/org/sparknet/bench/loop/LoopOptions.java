@@ -53,7 +53,8 @@ public record LoopOptions(
           "blas",
           "recipes",
           "storage",
-          "submit");
+          "submit",
+          "allreduce");
 
   static final String USAGE =
       String.join(
@@ -61,7 +62,7 @@ public record LoopOptions(
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,threads,tau,demo,roofline,layers,raw,split,",
           "                             model,tta,fast,hybrid,weights,cluster,compress,adaptive,",
-          "                             blas,recipes,storage,submit]",
+          "                             blas,recipes,storage,submit,allreduce]",
           "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -102,6 +103,9 @@ public record LoopOptions(
           "              cluster; image-folder decoding, OpenCV vs javax.imageio (~5-10 min)",
           "  submit      the README's train command: spark-submit --master local[2] of the apps",
           "              jar against bin/sparknet train, and with 2 BLAS threads a task (~10 min)",
+          "  allreduce   the AlexNet-sized round on a standalone cluster of 3 executor JVMs: the",
+          "              driver's average vs the all-reduce on 2 and 3 workers, bytes through the",
+          "              driver, GB/s per executor",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 
