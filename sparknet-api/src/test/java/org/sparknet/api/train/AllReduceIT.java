@@ -84,6 +84,36 @@ class AllReduceIT {
     assertEquals(0, ringThreads(), "ring threads left after a cancelled run");
   }
 
+  /**
+   * Timed rounds: each worker runs as many steps as fit in its time and weighs in by the examples
+   * it fed, which the ring sums in each chunk's header; every round counts both partitions'
+   * examples, and the weights move. A broken build (the header's weights left out of the sum) gave
+   * non-finite weights in round 1 ("diverged": a mean over a total weight of 0 on the chunk's
+   * owner).
+   */
+  @Test
+  void timedRoundsWithFp16Offsets() {
+    NetDefinition def = SparkNetTrainerIT.softmax(8, 0.1, 0);
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(
+            sc,
+            SparkNetTrainerIT.config(def, 1, 2)
+                .optTauSeconds(0.2)
+                .optCompress(Compression.FP16)
+                .optAveraging(Averaging.ALL_REDUCE)
+                .build())) {
+      t.setTrainingData(SparkNetTrainerIT.rdd(SparkNetTrainerIT.split(96, 64)));
+      WeightCollection before = t.getWeights();
+      for (RoundMetrics m : t.train(2)) {
+        assertTrue(m.examples() >= 2 * 8, "round " + m.round() + " fed " + m.examples());
+      }
+      float[] a = org.sparknet.api.internal.wire.WeightLayout.of(before).flatten(before);
+      WeightCollection after = t.getWeights();
+      float[] b = org.sparknet.api.internal.wire.WeightLayout.of(after).flatten(after);
+      assertTrue(!java.util.Arrays.equals(a, b), "the weights did not move");
+    }
+  }
+
   /** Three partitions in two slots: Spark could never start the barrier stage; refused first. */
   @Test
   void fewerSlotsThanWorkersIsRefusedBeforeTraining() {
