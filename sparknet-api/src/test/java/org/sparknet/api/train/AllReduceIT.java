@@ -114,7 +114,10 @@ class AllReduceIT {
     }
   }
 
-  /** Three partitions in two slots: Spark could never start the barrier stage; refused first. */
+  /**
+   * Three partitions in two slots: Spark could never start the barrier stage; refused first. A
+   * broken build (no slot check) threw nothing here.
+   */
   @Test
   void fewerSlotsThanWorkersIsRefusedBeforeTraining() {
     NetDefinition def = SparkNetTrainerIT.softmax(8, 0.1, 0);
