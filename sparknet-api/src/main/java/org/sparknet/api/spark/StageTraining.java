@@ -74,7 +74,7 @@ final class StageTraining {
   }
 
   /** The stage's averaging param as the trainer's {@link Averaging}. */
-  private static Averaging averaging(TrainingParams<?> p) {
+  static Averaging averaging(TrainingParams<?> p) {
     return switch (p.getAveraging()) {
       case "easgd" -> Averaging.elastic(p.getAlpha());
       case "allreduce" -> Averaging.ALL_REDUCE;

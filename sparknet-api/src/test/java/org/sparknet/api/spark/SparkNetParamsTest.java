@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.train.Averaging;
 import org.sparknet.ndarray.Shape;
 
 /** Params, validation and schemas of the SparkNet stages; no Spark session, no engine. */
@@ -115,6 +116,9 @@ class SparkNetParamsTest {
     c.setAveraging("easgd").setAlpha(0.9).setDevice("gpu:1").setTau(1);
     assertEquals("easgd", c.getAveraging());
     assertEquals(0.9, c.getAlpha());
+    assertEquals(Averaging.elastic(0.9), StageTraining.averaging(c));
+    // A broken build (the stage mapping "allreduce" to plain averaging) failed here.
+    assertEquals(Averaging.ALL_REDUCE, StageTraining.averaging(c.setAveraging("allreduce")));
   }
 
   @Test

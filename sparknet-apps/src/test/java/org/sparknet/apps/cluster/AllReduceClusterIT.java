@@ -200,7 +200,11 @@ class AllReduceClusterIT {
     assertEquals(ref.accuracy(), r.accuracy(), 0.005, "accuracy after an executor loss");
   }
 
-  /** Spark cannot run a barrier stage with dynamic allocation: exit 2, before training. */
+  /**
+   * Spark cannot run a barrier stage with dynamic allocation: exit 2, before training. A broken
+   * build (no check) exited 1 once the first round's job was refused by Spark
+   * (BarrierJobRunWithDynamicAllocationException, "training failed").
+   */
   @Test
   @Order(3)
   void dynamicAllocationIsRefused() throws Exception {
