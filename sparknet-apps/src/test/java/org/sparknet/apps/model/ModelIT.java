@@ -234,6 +234,29 @@ class ModelIT {
     }
   }
 
+  /**
+   * Bad input names what is wrong: a directory that holds no model, a net.properties with a bad
+   * seed, an example of the wrong size. Without the check of the solver file, loading an empty
+   * directory failed with "No such file: .../weights/weights.caffemodel" (naming no directory).
+   */
+  @Test
+  void badInputNamesTheCulprit() throws IOException {
+    Path empty = Files.createDirectories(tmp.resolve("empty"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Model.load(empty.toString()));
+    assertTrue(e.getMessage().contains("is not a model directory"), e.getMessage());
+    Path dir = tmp.resolve("badseed");
+    model.save(dir.toString());
+    Path props = dir.resolve("definition/net.properties");
+    Files.writeString(props, Files.readString(props).replace("seed=7", "seed=seven"));
+    e = assertThrows(IllegalArgumentException.class, () -> Model.load(dir.toString()));
+    assertTrue(e.getMessage().contains("net.properties"), e.getMessage());
+    try (Predictor p = model.newPredictor()) {
+      e = assertThrows(IllegalArgumentException.class, () -> p.predict(new float[][] {{1, 2, 3}}));
+      assertTrue(e.getMessage().contains("784 floats per example"), e.getMessage());
+    }
+  }
+
   private static void assertWeightsEqual(WeightCollection expected, WeightCollection actual) {
     String diff = expected.differenceFrom(actual, 0, 0);
     assertEquals(null, diff, "weights differ");
