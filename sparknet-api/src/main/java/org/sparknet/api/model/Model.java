@@ -116,11 +116,6 @@ public final class Model implements Serializable {
     return weights.copy();
   }
 
-  /** This model with another definition of the same net (seed, device, batch size...). */
-  public Model withDefinition(NetDefinition newDefinition) {
-    return new Model(newDefinition, weights);
-  }
-
   private static ModelStore store() {
     return new ModelStore(hadoopConf());
   }

@@ -111,7 +111,7 @@ public final class ModelStore {
    *
    * @throws IllegalArgumentException naming the directory when it is not a model directory
    */
-  public NetDefinition readDefinition(String dir) {
+  NetDefinition readDefinition(String dir) {
     Path defDir = new Path(new Path(dir), "definition");
     Path solver = new Path(defDir, "solver.prototxt");
     if (!exists(solver)) {
@@ -135,12 +135,12 @@ public final class ModelStore {
   }
 
   /** Whether {@code uri} names an existing file or directory. */
-  public boolean exists(String uri) {
+  boolean exists(String uri) {
     return exists(new Path(uri));
   }
 
   /** Writes {@code bytes} to the file {@code uri} (see {@link #writeWeights} for overwrite). */
-  public void writeFile(String uri, byte[] bytes, boolean overwrite) {
+  void writeFile(String uri, byte[] bytes, boolean overwrite) {
     write(new Path(uri), bytes, overwrite);
   }
 

@@ -236,8 +236,9 @@ class ModelIT {
 
   /**
    * Bad input names what is wrong: a directory that holds no model, a net.properties with a bad
-   * seed, an example of the wrong size. Without the check of the solver file, loading an empty
-   * directory failed with "No such file: .../weights/weights.caffemodel" (naming no directory).
+   * seed, an example of the wrong size. Without the check for the solver file, loading an empty
+   * directory failed with "No such file: .../empty/definition/solver.prototxt", not saying that the
+   * directory is no model.
    */
   @Test
   void badInputNamesTheCulprit() throws IOException {
