@@ -14,6 +14,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.sparknet.api.spark.SparkNetClassifier;
 import org.sparknet.api.spark.SparkNetClassificationModel;
+import org.sparknet.api.model.Model;
+import org.sparknet.api.model.Predictor;
 import org.sparknet.api.train.SparkSettings;
 import org.sparknet.apps.data.FashionMnist;
 
@@ -74,6 +76,22 @@ System.out.printf("test accuracy: %.3f%n", accuracy);
 // A Spark probabilistic classifier: numClasses, predict on one vector, thresholds.
 org.apache.spark.ml.linalg.Vector one = test.first().getAs("features");
 System.out.println("classes: " + loaded.numClasses() + ", first test row predicted: " + loaded.predict(one));
+
+// The net itself, without Spark: a Model is its definition and weights. It saves as a directory
+// that Caffe's tools read (definition/*.prototxt, weights/weights.caffemodel), runs in batches on
+// this JVM through a predictor that frees its net when closed, exports to ONNX, and turns back into
+// a Spark ML model with SparkNetClassificationModel.of(net).
+Model net = loaded.model();
+net.save(dir + "-net");
+double[] d = one.toArray();
+float[] x = new float[d.length];
+for (int i = 0; i < d.length; i++) x[i] = (float) d[i];
+try (Predictor p = Model.load(dir + "-net").newPredictor()) {
+  float[] scores = p.predict(new float[][] {x})[0];
+  System.out.println("Model predictor scores of the first test row: " + java.util.Arrays.toString(scores));
+}
+net.exportOnnx(dir + ".onnx");
+System.out.println("exported " + dir + ".onnx");
 
 spark.stop();
 /exit

@@ -58,6 +58,18 @@ public interface NetProvider {
   }
 
   /**
+   * The net's TEST phase with {@code weights} as the bytes of an ONNX model, for ONNX runtimes
+   * ({@code Model.exportOnnx}). The Caffe engine implements it; the default has no exporter.
+   *
+   * @throws UnsupportedOperationException when the engine cannot export ONNX
+   * @throws IllegalArgumentException naming the layer that ONNX cannot express
+   */
+  default byte[] exportOnnx(NetDefinition definition, WeightCollection weights) {
+    throw new UnsupportedOperationException(
+        "Engine '" + engine() + "' cannot export ONNX; export a Caffe net instead");
+  }
+
+  /**
    * Whether the definition needs {@link NetDefinition#sampleShape()} because it has none and a
    * layer reads examples whose shape the net does not declare (for Caffe a {@code Data}, {@code
    * ImageData}, {@code HDF5Data} or {@code WindowData} layer). Callers that know the examples (the
@@ -168,6 +180,11 @@ public interface NetProvider {
               + "); add the module that provides it, for example sparknet-caffe");
     }
     return p;
+  }
+
+  /** The engines on the class path, in the order their providers were found. */
+  static java.util.Set<String> engines() {
+    return Providers.ALL.keySet();
   }
 
   /**

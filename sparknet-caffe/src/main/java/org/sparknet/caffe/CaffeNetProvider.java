@@ -53,6 +53,12 @@ public final class CaffeNetProvider implements NetProvider {
     return CaffeNet.create(definition);
   }
 
+  /** {@link OnnxExport#of}: the TEST phase, opset 13. */
+  @Override
+  public byte[] exportOnnx(NetDefinition definition, WeightCollection weights) {
+    return OnnxExport.of(definition, weights).toBytes();
+  }
+
   @Override
   public int visibleGpus() {
     return CaffeRuntime.gpuCount();

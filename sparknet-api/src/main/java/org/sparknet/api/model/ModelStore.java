@@ -23,6 +23,7 @@ import org.sparknet.api.storage.StoragePath;
  * <pre>
  *   DIR/definition/solver.prototxt   the solver text (and net.prototxt when separate): for people
  *   DIR/definition/net.prototxt      and the engine's own tools
+ *   DIR/definition/net.properties    engine, example shape, seed and device: what the texts omit
  *   DIR/weights/&lt;engine file&gt;      the weights, e.g. weights.caffemodel
  * </pre>
  *
@@ -32,6 +33,7 @@ import org.sparknet.api.storage.StoragePath;
  * reads as complete.
  */
 public final class ModelStore {
+  private static final String PROPERTIES = "net.properties";
   private final Configuration conf;
 
   public ModelStore(Configuration hadoopConf) {
@@ -85,14 +87,7 @@ public final class ModelStore {
   /** The bytes of file {@code name} of model directory {@code dir}; empty when it has none. */
   public Optional<byte[]> readModelFile(String dir, String name) {
     Path file = new Path(new Path(dir), name);
-    try {
-      if (!file.getFileSystem(conf).exists(file)) {
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read " + file + ": " + e.getMessage(), e);
-    }
-    return Optional.of(read(file));
+    return exists(file) ? Optional.of(read(file)) : Optional.empty();
   }
 
   /** Writes a model directory (see the class comment); files already there are replaced. */
@@ -105,7 +100,56 @@ public final class ModelStore {
     if (def.netText() != null) {
       write(new Path(defDir, "net.prototxt"), utf8(def.netText()), true);
     }
+    write(new Path(defDir, PROPERTIES), DefinitionProperties.encode(def), true);
     write(weightsFile(root, provider), bytes, true);
+  }
+
+  /**
+   * The definition of a model directory written by {@link #writeModel}. A directory without {@code
+   * net.properties} (written before there was one) is read as a net of the engine whose weights
+   * file it holds, with seed 0 on the CPU, and no example shape.
+   *
+   * @throws IllegalArgumentException naming the directory when it is not a model directory
+   */
+  NetDefinition readDefinition(String dir) {
+    Path defDir = new Path(new Path(dir), "definition");
+    Path solver = new Path(defDir, "solver.prototxt");
+    if (!exists(solver)) {
+      throw new IllegalArgumentException(
+          dir + " is not a model directory: it has no definition/solver.prototxt");
+    }
+    String solverText = new String(read(solver), StandardCharsets.UTF_8);
+    Path net = new Path(defDir, "net.prototxt");
+    String netText = exists(net) ? new String(read(net), StandardCharsets.UTF_8) : null;
+    Path props = new Path(defDir, PROPERTIES);
+    if (exists(props)) {
+      return DefinitionProperties.decode(read(props), solverText, netText, props.toString());
+    }
+    for (String engine : NetProvider.engines()) {
+      if (exists(weightsFile(new Path(dir), NetProvider.forEngine(engine)))) {
+        return new NetDefinition(engine, solverText, netText, null, 0L, "cpu");
+      }
+    }
+    throw new IllegalArgumentException(
+        dir + " has no " + PROPERTIES + " and no weights file of an engine on the class path");
+  }
+
+  /** Whether {@code uri} names an existing file or directory. */
+  boolean exists(String uri) {
+    return exists(new Path(uri));
+  }
+
+  /** Writes {@code bytes} to the file {@code uri} (see {@link #writeWeights} for overwrite). */
+  void writeFile(String uri, byte[] bytes, boolean overwrite) {
+    write(new Path(uri), bytes, overwrite);
+  }
+
+  private boolean exists(Path p) {
+    try {
+      return p.getFileSystem(conf).exists(p);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Cannot read " + p + ": " + e.getMessage(), e);
+    }
   }
 
   /**

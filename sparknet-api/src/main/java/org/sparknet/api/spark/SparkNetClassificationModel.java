@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.model.Model;
 import org.sparknet.api.predict.Prediction;
 import org.sparknet.api.train.RoundMetrics;
 
@@ -88,14 +89,11 @@ public final class SparkNetClassificationModel
    * @throws IllegalArgumentException naming the file that is missing or does not fit the net
    */
   public static SparkNetClassificationModel fromCaffe(String netFile, String caffemodel) {
-    return fromCaffe(CaffeZoo.deployDefinition(netFile), caffemodel);
-  }
-
-  /** A model of {@code definition} (any engine) and the weights file {@code weightsFile}. */
-  public static SparkNetClassificationModel fromCaffe(
-      NetDefinition definition, String weightsFile) {
     return CaffeZoo.model(
-        definition, weightsFile, "sparkNetClassificationModel", SparkNetClassificationModel::new);
+        CaffeZoo.deployDefinition(netFile),
+        caffemodel,
+        "sparkNetClassificationModel",
+        SparkNetClassificationModel::new);
   }
 
   @Override
@@ -107,6 +105,23 @@ public final class SparkNetClassificationModel
   @Override
   public StageParams stageParams() {
     return params;
+  }
+
+  /**
+   * A stage that runs {@code model} on Spark: its definition params (engine, solver and net text,
+   * input shape, seed, device) set from the model's definition, with no training history.
+   */
+  public static SparkNetClassificationModel of(Model model) {
+    SparkNetClassificationModel m =
+        new SparkNetClassificationModel(
+            Identifiable.randomUID("sparkNetClassificationModel"), model.weights());
+    StageSupport.setDefinition(m, model.definition());
+    return m;
+  }
+
+  /** The net as a {@link Model}: the definition its params give, and the trained weights. */
+  public Model model() {
+    return Model.of(StageSupport.definition(this), trained.weights());
   }
 
   /** A copy of the trained weights. */

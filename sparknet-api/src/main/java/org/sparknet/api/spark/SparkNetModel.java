@@ -11,7 +11,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.train.RoundMetrics;
 
@@ -50,12 +49,8 @@ public final class SparkNetModel extends Model<SparkNetModel>
    * @throws IllegalArgumentException naming the file that is missing or does not fit the net
    */
   public static SparkNetModel fromCaffe(String netFile, String caffemodel) {
-    return fromCaffe(CaffeZoo.deployDefinition(netFile), caffemodel);
-  }
-
-  /** A model of {@code definition} (any engine) and the weights file {@code weightsFile}. */
-  public static SparkNetModel fromCaffe(NetDefinition definition, String weightsFile) {
-    return CaffeZoo.model(definition, weightsFile, "sparkNetModel", SparkNetModel::new);
+    return CaffeZoo.model(
+        CaffeZoo.deployDefinition(netFile), caffemodel, "sparkNetModel", SparkNetModel::new);
   }
 
   public SparkNetModel(WeightCollection weights) {
@@ -70,6 +65,24 @@ public final class SparkNetModel extends Model<SparkNetModel>
   @Override
   public StageParams stageParams() {
     return params;
+  }
+
+  /**
+   * A stage that runs {@code model} on Spark: its definition params (engine, solver and net text,
+   * input shape, seed, device) set from the model's definition, with no training history.
+   */
+  public static SparkNetModel of(org.sparknet.api.model.Model model) {
+    SparkNetModel m = new SparkNetModel(Identifiable.randomUID("sparkNetModel"), model.weights());
+    StageSupport.setDefinition(m, model.definition());
+    return m;
+  }
+
+  /**
+   * The net as a {@link org.sparknet.api.model.Model}: the definition its params give, and the
+   * trained weights.
+   */
+  public org.sparknet.api.model.Model model() {
+    return org.sparknet.api.model.Model.of(StageSupport.definition(this), trained.weights());
   }
 
   /** A copy of the trained weights. */

@@ -33,17 +33,17 @@ import org.sparknet.api.internal.wire.WeightLayout;
 import org.sparknet.api.internal.worker.BlasThreads;
 import org.sparknet.api.internal.worker.WorkerPlan;
 import org.sparknet.api.internal.worker.WorkerRegistry;
+import org.sparknet.api.model.Model;
 
 /**
  * Trains a net on Spark, batch-synchronously (SparkNet, Moritz et al. 2016): each round the driver
  * broadcasts the weights once, every worker (one partition of the training data) runs tau solver
  * steps on its own data starting from them, and the driver combines the results into the next
- * weights. {@code docs/architecture.md} draws one round.
+ * weights ({@code docs/architecture.md} draws one round); {@link #model()} is the result.
  *
- * <p>This class is the front: it holds the run's {@link TrainerState} and wires the pieces that do
- * the work. A round is driven by {@link DriverRound} (or, with {@link Averaging#ALL_REDUCE}, a
- * barrier stage whose tasks sum among themselves); each partition's worker runs {@link
- * WorkerTasks#train} on its executor, where its net lives across rounds.
+ * <p>This class is the front: it holds the run's {@link TrainerState} and wires the pieces. {@link
+ * DriverRound} drives a round (with {@link Averaging#ALL_REDUCE}, a barrier stage whose tasks sum
+ * among themselves); each worker runs {@link WorkerTasks#train} on its executor, keeping its net.
  *
  * <p><b>Data.</b> The training data is repartitioned to the worker count (left as it is when it
  * already has that many partitions), packed into one shard per partition on the executors and
@@ -58,9 +58,7 @@ import org.sparknet.api.internal.worker.WorkerRegistry;
  * <p><b>Failures.</b> A non-finite loss or weight stops training with a {@link
  * TrainingDivergedException} naming the round and partition; {@link #getWeights()} still returns
  * the last good weights. Errors in the data come back as {@link IllegalArgumentException} with the
- * task's message.
- *
- * <p>Not thread-safe: drive one trainer from one thread.
+ * task's message. Not thread-safe: drive one trainer from one thread.
  */
 public final class SparkNetTrainer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SparkNetTrainer.class);
@@ -325,12 +323,10 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   /**
-   * Saves the trained model to a Hadoop-compatible directory, as a {@link ModelStore} model
-   * directory ({@code definition/} with the solver and net text, {@code weights/} with the engine's
-   * weights file, a {@code .caffemodel} for Caffe) plus the trainer's state under {@code state/}
-   * (the checkpoint format: weights, round, iteration, data positions, each worker's solver state
-   * and, for elastic averaging, each worker's own weights), which {@link #restore} reads back into
-   * a trainer of the same definition and worker count.
+   * Saves {@link #model()} as a model directory ({@link Model#load} reads it) plus the trainer's
+   * state under {@code state/} (the checkpoint format: round, iteration, data positions, solver
+   * states, elastic workers' weights), which {@link #restore} reads back into a trainer of the same
+   * definition and worker count.
    *
    * @param overwrite replace a model already saved there; without it, saving over one fails
    */
@@ -356,6 +352,11 @@ public final class SparkNetTrainer implements AutoCloseable {
     warmStartDone = true;
   }
 
+  /** The net and a copy of its current weights (the centre, for elastic averaging). */
+  public Model model() {
+    return Model.of(cfg.netDefinition(), getWeights());
+  }
+
   /** A copy of the current weights (the centre, for elastic averaging). */
   public WeightCollection getWeights() {
     checkOpen();
@@ -377,9 +378,8 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   /**
-   * The weights each worker's net holds now, by partition (null for a partition whose net does not
-   * exist, such as an empty one). With plain averaging these are the weights after the last round's
-   * local steps; with elastic averaging, the workers' own weights. One Spark job.
+   * The weights each worker's net holds now, by partition (null for one without a net): after the
+   * last round's local steps, or the elastic workers' own weights. One Spark job.
    */
   public List<WeightCollection> getWorkerWeights() {
     checkOpen();

@@ -10,17 +10,15 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
-import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureReader;
-import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
-import org.sparknet.api.predict.BatchPredictor;
-import org.sparknet.api.predict.ExampleBatches;
+import org.sparknet.api.model.Model;
+import org.sparknet.api.model.Predictor;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
@@ -406,7 +404,7 @@ public final class DeepAutoEncoder {
   /**
    * The hidden probabilities (means) of an RBM for every example, computed on the executors: each
    * partition builds the RBM once, loads the broadcast weights and runs it forward in batches
-   * ({@link BatchPredictor}). Labels are kept.
+   * ({@link Predictor}). Labels are kept.
    */
   static JavaRDD<Example> hidden(
       JavaRDD<Example> data, NetDefinition def, Broadcast<WeightCollection> bw) {
@@ -419,11 +417,9 @@ public final class DeepAutoEncoder {
     if (!it.hasNext()) {
       return out.iterator();
     }
-    try (Net net = NetProvider.build(def)) {
-      net.setWeights(weights);
-      BatchPredictor predictor = new BatchPredictor(net, InputBlobs.DEFAULT);
+    try (Predictor predictor = Model.of(def, weights).newPredictor()) {
       predictor
-          .predict(new ExampleBatches<>(it, PIXELS, InputBlobs.DEFAULT), RbmNet.HIDDEN)
+          .predict(it, PIXELS, RbmNet.HIDDEN)
           .forEachRemaining(p -> out.add(new Example(p.values(), p.item().label())));
     }
     return out.iterator();

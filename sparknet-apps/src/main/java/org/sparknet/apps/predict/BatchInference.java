@@ -2,7 +2,6 @@ package org.sparknet.apps.predict;
 
 import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -13,25 +12,21 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.api.NetProvider;
-import org.sparknet.api.Phase;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.FeatureReader;
-import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.TaskDevices;
-import org.sparknet.api.predict.BatchPredictor;
-import org.sparknet.api.predict.ExampleBatches;
+import org.sparknet.api.model.Model;
+import org.sparknet.api.model.Predictor;
 import org.sparknet.api.predict.Prediction;
 import scala.Tuple2;
 
 /**
  * The rows of the CLI's {@code predict}: the examples of a data set numbered in RDD order and run
- * through {@link BatchPredictor} on the executors, one net per partition. Rows: {@code index}
- * (example number, long), {@code label} (int, null without labels), {@code prediction} (argmax of
- * the blob, int) and the blob itself ({@code array<float>}, one example's values).
+ * through a {@link Predictor} on the executors, one net per partition. Rows: {@code index} (example
+ * number, long), {@code label} (int, null without labels), {@code prediction} (argmax of the blob,
+ * int) and the blob itself ({@code array<float>}, one example's values).
  */
 public final class BatchInference {
   private BatchInference() {}
@@ -99,15 +94,10 @@ public final class BatchInference {
     if (!examples.hasNext()) {
       return List.of();
     }
-    try (Net net = NetProvider.build(TaskDevices.resolve(def, TaskContext.getPartitionId()))) {
-      net.setWeights(weights);
-      // Nets whose features blob is not called "data" get their first input.
-      Set<String> inputs = net.inputShapes(Phase.TEST).keySet();
-      String data = inputs.contains("data") ? "data" : inputs.iterator().next();
-      InputBlobs blobs = new InputBlobs(data, "label", "cont");
+    Model model = Model.of(TaskDevices.resolve(def, TaskContext.getPartitionId()), weights);
+    try (Predictor predictor = model.newPredictor()) {
       Iterator<Prediction<Tuple2<Example, Long>>> it =
-          new BatchPredictor(net, blobs)
-              .predict(new ExampleBatches<>(examples, new IndexedExamples(labelled), blobs), blob);
+          predictor.predict(examples, new IndexedExamples(labelled), blob);
       List<Row> out = new java.util.ArrayList<>();
       while (it.hasNext()) {
         Prediction<Tuple2<Example, Long>> p = it.next();

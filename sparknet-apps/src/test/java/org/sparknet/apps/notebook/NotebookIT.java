@@ -71,6 +71,14 @@ class NotebookIT {
     assertTrue(
         Pattern.compile("classes: 10, first test row predicted: \\d\\.0").matcher(out).find(), out);
     assertTrue(out.contains("SparkNetClassificationModel{uid sparkNetClassifier_"), out);
+    // The Model section: ten scores from the reloaded model's predictor, and the ONNX file. With
+    // Predictor.predict returning an empty row the notebook printed "... first test row: []".
+    assertTrue(
+        Pattern.compile("Model predictor scores of the first test row: \\[(\\S+, ){9}\\S+\\]")
+            .matcher(out)
+            .find(),
+        out);
+    assertTrue(out.contains("exported "), out);
     assertTrue(out.replace(" ", "").contains("|id|label|prediction|probability|"), out);
     Matcher m = Pattern.compile("test accuracy: (0\\.\\d+)").matcher(out);
     assertTrue(m.find(), out);
