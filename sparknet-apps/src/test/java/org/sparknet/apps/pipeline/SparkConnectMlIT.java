@@ -37,10 +37,12 @@ import org.sparknet.testing.spark.LocalSpark;
  * Spark, gRPC on a loopback port) and {@link ConnectMlClient}, which sends what PySpark's Connect
  * client sends, fit a SparkNetClassifier (LeNet, real Caffe, 2 workers) on Parquet Fashion-MNIST
  * rows, transform with the fitted model, save it and load it back, all on the server. The server
- * finds the classes through META-INF/services of sparknet-api. Without the estimator's line in
- * META-INF/services/org.apache.spark.ml.Estimator the fit fails: "MlUnsupportedException: Spark
- * Connect ML does not support ... org.sparknet.api.spark.SparkNetClassifier"; without the model's
- * line in ...ml.Transformer the load fails the same way for SparkNetClassificationModel.
+ * finds the classes through META-INF/services of sparknet-api. Broken on purpose: without the
+ * classifier's line in META-INF/services/org.apache.spark.ml.Estimator the fit fails with
+ * "[CONNECT_ML.UNSUPPORTED_EXCEPTION] ... Unsupported ML operator, found
+ * org.sparknet.api.spark.SparkNetClassifier"; without the model's line in ...ml.Transformer the fit
+ * and transform pass and the load fails with "Unsupported read for
+ * org.sparknet.api.spark.SparkNetClassificationModel".
  */
 class SparkConnectMlIT {
   private static final float SCALE = 1f / 256;
