@@ -57,6 +57,16 @@ public final class SparkNetClassificationModel
   /** The class count of a definition and output blob, kept while the params name them. */
   private record ClassCount(NetDefinition definition, String blob, int classes) {}
 
+  /**
+   * A model with no weights, for Spark Connect's server: it lists the model classes it may load
+   * with {@link java.util.ServiceLoader} (META-INF/services/org.apache.spark.ml.Transformer), which
+   * requires a public no-argument constructor, and builds the models themselves by {@link #load}.
+   * Use a fitted or loaded model instead.
+   */
+  public SparkNetClassificationModel() {
+    this(new WeightCollection());
+  }
+
   /** A model of the given weights; set the definition through the params (solverText, ...). */
   public SparkNetClassificationModel(String uid, WeightCollection weights) {
     this(uid, new TrainedNet(weights, List.of()));

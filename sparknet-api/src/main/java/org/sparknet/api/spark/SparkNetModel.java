@@ -29,6 +29,16 @@ public final class SparkNetModel extends Model<SparkNetModel>
   private final StageParams params;
   private final TrainedNet trained;
 
+  /**
+   * A model with no weights, for Spark Connect's server: it lists the model classes it may load
+   * with {@link java.util.ServiceLoader} (META-INF/services/org.apache.spark.ml.Transformer), which
+   * requires a public no-argument constructor, and builds the models themselves by {@link #load}.
+   * Use a fitted or loaded model instead.
+   */
+  public SparkNetModel() {
+    this(new WeightCollection());
+  }
+
   /** A model of the given weights; set the definition through the params (solverText, ...). */
   public SparkNetModel(String uid, WeightCollection weights) {
     this(uid, new TrainedNet(weights, List.of()));
