@@ -136,7 +136,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       training.unpersist();
     }
     training = packed;
-    rounds = RoundDriver.of(sc, plan, packed, releaser, cfg.averaging().isAllReduce());
+    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser);
     LOG.info("Training data: {} examples in {} partitions", packed.total(), packed.partitions());
     return this;
   }
