@@ -136,7 +136,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       training.unpersist();
     }
     training = packed;
-    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser);
+    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser, rounds);
     LOG.info("Training data: {} examples in {} partitions", packed.total(), packed.partitions());
     return this;
   }
@@ -467,7 +467,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       return;
     }
     closed = true;
-    releaser.close();
+    RoundDriver.stop(rounds, releaser);
     WorkerJobs.release(sc, trainerId, workers);
     PackedData.uncache(sc, training, validation);
     RuntimeException failure = null;

@@ -39,13 +39,15 @@ final class WorkerPlans {
         : AveragingStrategy.compressed(rule, cfg.compression());
   }
 
-  /** The rounds of the config's averaging over {@code data}. */
+  /** The rounds of the config's averaging over {@code data}; {@code old} (if any) is stopped. */
   static RoundDriver rounds(
       JavaSparkContext sc,
       TrainerConfig cfg,
       WorkerPlan plan,
       PackedData data,
-      BroadcastReleaser releaser) {
+      BroadcastReleaser releaser,
+      RoundDriver old) {
+    RoundDriver.stop(old, null);
     Averaging a = cfg.averaging();
     if (a.isAsync()) {
       float scale = a.isElastic() ? a.alpha() : 1f;

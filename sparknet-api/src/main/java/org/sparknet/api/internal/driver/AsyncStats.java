@@ -12,6 +12,8 @@ public final class AsyncStats {
   public static final class Worker {
     long pushes;
     long dropped;
+    long fed;
+    double fedLossSum;
     long steps;
     long examples;
     double lossSum;
@@ -21,6 +23,8 @@ public final class AsyncStats {
     long lostPulls;
 
     void record(boolean applied, long staleness, long examples, long steps, double lossSum) {
+      fed += examples;
+      fedLossSum += lossSum;
       if (applied) {
         pushes++;
         this.steps += steps;
@@ -73,8 +77,36 @@ public final class AsyncStats {
       return lostPulls;
     }
 
+    /** Examples fed for every push, applied or dropped: how far the worker is in its data. */
+    public long fed() {
+      return fed;
+    }
+
+    /** The training loss summed over the examples of {@link #fed}. */
+    public double fedLossSum() {
+      return fedLossSum;
+    }
+
+    /** The counts since {@code before}; the maximum staleness stays this one's. */
+    Worker minus(Worker before) {
+      Worker c = copy();
+      c.pushes -= before.pushes;
+      c.dropped -= before.dropped;
+      c.fed -= before.fed;
+      c.fedLossSum -= before.fedLossSum;
+      c.steps -= before.steps;
+      c.examples -= before.examples;
+      c.lossSum -= before.lossSum;
+      c.stalenessSum -= before.stalenessSum;
+      c.lostSteps -= before.lostSteps;
+      c.lostPulls -= before.lostPulls;
+      return c;
+    }
+
     Worker copy() {
       Worker c = new Worker();
+      c.fed = fed;
+      c.fedLossSum = fedLossSum;
       c.pushes = pushes;
       c.dropped = dropped;
       c.steps = steps;
@@ -122,6 +154,15 @@ public final class AsyncStats {
       n += w.lostSteps;
     }
     return n;
+  }
+
+  /** The counts since {@code before} (a snapshot of the same server). */
+  AsyncStats minus(AsyncStats before) {
+    AsyncStats c = new AsyncStats(workers.length);
+    for (int i = 0; i < workers.length; i++) {
+      c.workers[i] = workers[i].minus(before.workers[i]);
+    }
+    return c;
   }
 
   AsyncStats copy() {

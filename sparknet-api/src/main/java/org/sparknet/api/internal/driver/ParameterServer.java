@@ -17,14 +17,15 @@ import org.slf4j.LoggerFactory;
 import org.sparknet.api.internal.wire.ServerLink;
 
 /**
- * The asynchronous trainer's parameter server: one centre on the driver, a TCP endpoint the round's
- * tasks pull from and push to, one thread per connected worker. It counts the round's solver steps
- * (a pull is granted at most the steps left, so the run's step budget holds whatever the workers'
- * speeds) and applies each push at once, {@code c += scale * update} ({@code scale} 1 for Downpour,
- * alpha for asynchronous EASGD), unless it was computed from weights more than {@code staleness}
- * pushes old: then it is dropped. A worker whose connection ends while it holds a grant (its task
- * failed or its executor was lost) loses that grant's update, counted in {@link
- * AsyncStats.Worker#lostSteps}; the pushes it made before stay applied.
+ * The asynchronous trainer's parameter server: one centre on the driver, a TCP endpoint the workers
+ * pull from and push to, one thread per connected worker. It counts solver steps: a pull is granted
+ * at most the steps the driver has {@link #allow}ed and not yet granted (so the run's step budget
+ * holds whatever the workers' speeds), and waits up to {@code idleMillis} for more when none are
+ * left, then tells the worker to stop. Each push is applied at once, {@code c += scale * update}
+ * ({@code scale} 1 for Downpour, alpha for asynchronous EASGD), unless it was computed from weights
+ * more than {@code staleness} pushes old: then it is dropped. A worker whose connection ends while
+ * it holds a grant (its task failed or its executor was lost) loses that grant's update, counted in
+ * {@link AsyncStats.Worker#lostSteps}; the pushes it made before stay applied.
  */
 public final class ParameterServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ParameterServer.class);
@@ -37,23 +38,33 @@ public final class ParameterServer implements AutoCloseable {
   private final AsyncStats stats;
   private final List<Socket> open = new ArrayList<>();
   private final Thread acceptor;
+  private final long idleMillis;
   private long version;
-  private long budget;
+  private long allowed;
+  private long granted;
+  private long settled;
   private volatile boolean closed;
 
   /**
-   * Starts serving {@code centre} (the server's own copy from here on).
+   * Starts serving {@code centre} (the server's own copy from here on); no steps are allowed yet.
    *
-   * @param budget the solver steps this round's pulls may grant in all
-   * @param tau the steps a pull grants (fewer at the end of the budget)
+   * @param tau the steps a pull grants (fewer at the end of what is allowed)
+   * @param idleMillis how long a pull waits for steps to be allowed before the worker is told to
+   *     stop
    */
   public ParameterServer(
-      String host, float[] centre, float scale, int staleness, long budget, int tau, int workers) {
+      String host,
+      float[] centre,
+      float scale,
+      int staleness,
+      int tau,
+      int workers,
+      long idleMillis) {
     this.centre = centre.clone();
     this.scale = scale;
     this.staleness = staleness;
-    this.budget = budget;
     this.tau = tau;
+    this.idleMillis = idleMillis;
     this.stats = new AsyncStats(workers);
     try {
       this.socket = new ServerSocket(0, 64, InetAddress.getByName(host));
@@ -68,6 +79,40 @@ public final class ParameterServer implements AutoCloseable {
   /** Where the workers reach this server. */
   public ServerLink.Address address() {
     return new ServerLink.Address(socket.getInetAddress().getHostAddress(), socket.getLocalPort());
+  }
+
+  /** Lets the pulls grant steps up to {@code total} since the server started. */
+  public synchronized void allow(long total) {
+    allowed = Math.max(allowed, total);
+    notifyAll();
+  }
+
+  /** Grants no more steps: pulls from now on tell the workers to stop. */
+  public synchronized void stopGranting() {
+    allowed = granted;
+    notifyAll();
+  }
+
+  /**
+   * Waits until the steps granted up to {@code total} are settled (pushed, applied or dropped, or
+   * lost with their connection), or {@code over} holds (checked every 100 ms).
+   *
+   * @return whether they are settled
+   */
+  public synchronized boolean awaitSettled(long total, java.util.function.BooleanSupplier over)
+      throws InterruptedException {
+    while (settled < total) {
+      if (over.getAsBoolean()) {
+        return false;
+      }
+      wait(100);
+    }
+    return true;
+  }
+
+  /** Steps settled so far. */
+  public synchronized long settled() {
+    return settled;
   }
 
   /** A copy of the current centre. */
@@ -151,8 +196,21 @@ public final class ParameterServer implements AutoCloseable {
     long v;
     int steps;
     synchronized (this) {
-      steps = (int) Math.min(tau, budget);
-      budget -= steps;
+      long deadline = System.nanoTime() + idleMillis * 1_000_000;
+      while (granted >= allowed && !closed) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+          break;
+        }
+        try {
+          wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+      steps = closed ? 0 : (int) Math.min(tau, allowed - granted);
+      granted += steps;
       v = version;
       c.outstanding = steps;
       if (steps > 0) {
@@ -181,7 +239,9 @@ public final class ParameterServer implements AutoCloseable {
     synchronized (this) {
       long stale = version - from;
       AsyncStats.Worker w = stats.worker(partition);
+      settled += c.outstanding;
       c.outstanding = 0;
+      notifyAll();
       applied = stale <= staleness && update.length == centre.length;
       w.record(applied, stale, examples, steps, lossSum);
       if (applied) {
@@ -200,14 +260,19 @@ public final class ParameterServer implements AutoCloseable {
       AsyncStats.Worker w = stats.worker(partition);
       w.lostSteps += c.outstanding;
       w.lostPulls++;
+      settled += c.outstanding;
       c.outstanding = 0;
+      notifyAll();
     }
   }
 
   /** Stops serving: closes the endpoint and every worker's connection. */
   @Override
   public void close() {
-    closed = true;
+    synchronized (this) {
+      closed = true;
+      notifyAll();
+    }
     try {
       socket.close();
     } catch (IOException ignored) {

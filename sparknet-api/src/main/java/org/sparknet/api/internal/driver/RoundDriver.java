@@ -17,6 +17,22 @@ public interface RoundDriver {
   /** The next weights from a round's totals. */
   float[] combine(RoundTotals totals, float[] centre);
 
+  /** Ends what runs between rounds (an asynchronous job); the synchronous rounds hold nothing. */
+  default void stop() {}
+
+  /** Stops {@code rounds} (when there are any) and closes {@code releaser} (when given). */
+  static void stop(RoundDriver rounds, BroadcastReleaser releaser) {
+    try {
+      if (rounds != null) {
+        rounds.stop();
+      }
+    } finally {
+      if (releaser != null) {
+        releaser.close();
+      }
+    }
+  }
+
   /**
    * The rounds over {@code data}.
    *
