@@ -21,9 +21,10 @@ import java.io.Serializable;
  *       worker).
  *   <li>{@link #downpour(int)}: asynchronous (Downpour SGD, Dean et al. 2012, as in SINGA). A
  *       parameter server on the driver holds the weights; each worker pulls them, runs tau steps,
- *       pushes its update {@code w - w_pulled}, which the server adds, and pulls again, with no
- *       barrier between workers. A push made from weights more than {@code staleness} pushes old is
- *       dropped.
+ *       pushes its update {@code w - w_pulled}, which the server adds divided by the worker count
+ *       (so that the solver's learning rate means what it means in a synchronous run), and pulls
+ *       again, with no barrier between workers. A push made from weights more than {@code
+ *       staleness} pushes old is dropped.
  *   <li>{@link #asyncElastic(double, int)}: asynchronous EASGD (as in ShmCaffe): the worker pushes
  *       {@code d = w - c} against the centre it pulled, the server adds {@code alpha d}, the worker
  *       keeps {@code w - alpha d}; the same staleness bound.

@@ -50,8 +50,8 @@ final class WorkerPlans {
     RoundDriver.stop(old, null);
     Averaging a = cfg.averaging();
     if (a.isAsync()) {
-      float scale = a.isElastic() ? a.alpha() : 1f;
-      return RoundDriver.async(sc, plan, data, releaser, scale, a.staleness());
+      return RoundDriver.async(
+          sc, plan, data, releaser, a.isElastic() ? a.alpha() : -1f, a.staleness());
     }
     return RoundDriver.of(sc, plan, data, releaser, a.isAllReduce());
   }

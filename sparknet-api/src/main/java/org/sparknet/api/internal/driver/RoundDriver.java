@@ -54,7 +54,7 @@ public interface RoundDriver {
   /**
    * Asynchronous rounds over {@code data} against a parameter server on the driver.
    *
-   * @param scale what the server multiplies each push by (1 Downpour, alpha asynchronous EASGD)
+   * @param alpha asynchronous EASGD's moving rate, or -1 for Downpour
    * @param staleness the most pushes by others between a worker's pull and its push for the push to
    *     be applied
    * @throws IllegalArgumentException with tau in seconds or compression
@@ -64,8 +64,8 @@ public interface RoundDriver {
       WorkerPlan plan,
       PackedData data,
       BroadcastReleaser releaser,
-      float scale,
+      float alpha,
       int staleness) {
-    return new AsyncRound(sc, plan, data, releaser, scale, staleness);
+    return new AsyncRound(sc, plan, data, releaser, alpha, staleness);
   }
 }
