@@ -102,7 +102,7 @@ class AsyncTrainingIT {
    */
   @Test
   void asynchronousRunsReachTheSynchronousAccuracy() {
-    int rounds = 40;
+    int rounds = 100;
     float sync = accuracy(Averaging.PLAIN, rounds);
     assertTrue(sync > 0.7f, "the synchronous run learned: " + sync);
     float downpour = accuracy(Averaging.downpour(), rounds);
