@@ -225,7 +225,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       val = test();
       valMillis = (System.nanoTime() - v0) / 1_000_000;
     }
-    return RoundResults.metrics(o.totals(), state, training.total())
+    return RoundResults.metrics(o, state, training.total())
         .learningRate(driverNet.learningRate(Math.max(0, state.iteration() - 1)))
         .tau(tau)
         .validation(val)

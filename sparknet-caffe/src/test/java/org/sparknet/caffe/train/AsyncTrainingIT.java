@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
@@ -13,7 +14,9 @@ import org.sparknet.api.data.Example;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.SparkSettings;
 import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.api.train.WorkerPushes;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.testing.data.FashionMnist;
 import org.sparknet.testing.spark.LocalSpark;
@@ -29,7 +32,6 @@ class AsyncTrainingIT {
   private static final int TAU = 5;
   private static List<List<Example>> parts;
   private static List<Example> test;
-  private static JavaSparkContext sc;
 
   @BeforeAll
   static void setUp() {
@@ -37,7 +39,6 @@ class AsyncTrainingIT {
     List<Example> train = FashionMnist.load(true, 1200);
     parts = List.of(train.subList(0, 600), train.subList(600, 1200));
     test = FashionMnist.load(false, 2000);
-    sc = LocalSpark.context();
   }
 
   static String leNet(int batch) {
@@ -78,7 +79,8 @@ class AsyncTrainingIT {
 
   /** Test accuracy after {@code rounds} rounds of {@code averaging}. */
   private static float accuracy(Averaging averaging, int rounds) {
-    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(definition(), averaging))) {
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(LocalSpark.context(), config(definition(), averaging))) {
       t.setTrainingData(LocalSpark.partitioned(parts));
       t.setValidationData(
           LocalSpark.partitioned(List.of(test.subList(0, 1000), test.subList(1000, 2000))));
@@ -114,7 +116,7 @@ class AsyncTrainingIT {
   /** Images a second over a run of {@code rounds} rounds with worker 0 slowed. */
   private static double straggledImagesPerSecond(Averaging averaging, int rounds) {
     NetDefinition def = StragglerCaffeProvider.of(definition());
-    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, averaging))) {
+    try (SparkNetTrainer t = new SparkNetTrainer(LocalSpark.context(), config(def, averaging))) {
       t.setTrainingData(LocalSpark.partitioned(parts));
       t.trainRound(); // builds the nets (and starts the asynchronous job)
       long examples = 0;
@@ -141,5 +143,58 @@ class AsyncTrainingIT {
     assertTrue(
         async >= 1.5 * sync,
         String.format(Locale.ROOT, "Downpour %.0f images/s, synchronous %.0f", async, sync));
+  }
+
+  /**
+   * A task that dies after its first push, holding a grant (engine {@code fail-once-caffe}, on a
+   * session that lets Spark run a failed task again): the run loses that grant's update and nothing
+   * else. The server counts exactly one grant (tau steps) lost, on that partition only; the rerun
+   * task pulls the current centre and pushes on; every round completes with its full step budget
+   * and the net still learns.
+   */
+  @Test
+  void aLostTaskCostsOnlyItsUnpushedUpdate() {
+    LocalSpark.session().stop();
+    SparkSession retrying =
+        SparkSettings.apply(SparkSession.builder().master("local[2,2]").appName("async-retry"))
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.kryo.registrationRequired", "true")
+            .config("spark.default.parallelism", "2")
+            .getOrCreate();
+    int rounds = 30;
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(
+            JavaSparkContext.fromSparkContext(retrying.sparkContext()),
+            config(
+                StragglerCaffeProvider.on(FailOnceCaffeProvider.ENGINE, definition()),
+                Averaging.downpour()))) {
+      t.setTrainingData(LocalSpark.partitioned(parts));
+      t.setValidationData(LocalSpark.partitioned(List.of(test.subList(0, 1000))));
+      List<RoundMetrics> history = t.train(rounds);
+      assertEquals(1, FailOnceCaffeProvider.FAILURES.get(), "the task failed once");
+      assertEquals(rounds, history.size());
+      assertEquals((long) rounds * TAU, t.iteration(), "every round's steps");
+      long[] lost = new long[WORKERS];
+      long[] pushes = new long[WORKERS];
+      for (RoundMetrics m : history) {
+        for (WorkerPushes w : m.asyncWorkers()) {
+          lost[w.partition()] += w.lostSteps();
+          pushes[w.partition()] += w.pushes();
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "lost task: lost steps %s, pushes %s%n",
+          java.util.Arrays.toString(lost),
+          java.util.Arrays.toString(pushes));
+      assertEquals(TAU, lost[FailOnceCaffeProvider.FAILING_PARTITION], "the dead task's grant");
+      assertEquals(0, lost[0], "the other worker lost nothing");
+      assertTrue(pushes[1] >= 2, "the rerun task pushed on: " + pushes[1]);
+      float acc = t.test().get("accuracy");
+      assertTrue(acc > 0.6f, "test accuracy after the loss " + acc);
+    } finally {
+      retrying.stop();
+    }
   }
 }

@@ -3,6 +3,7 @@ package org.sparknet.caffe.train;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.apache.spark.TaskContext;
 import org.sparknet.api.BatchFeeder;
 import org.sparknet.api.Net;
@@ -33,16 +34,36 @@ public final class StragglerCaffeProvider implements NetProvider {
 
   @Override
   public Net create(NetDefinition d) {
-    return new Slowed(
-        CaffeNet.create(
-            new NetDefinition(
-                "caffe", d.solverText(), d.netText(), d.sampleShape(), d.seed(), d.device())));
+    return new Wrapped(caffeOf(d), StragglerCaffeProvider::slowDown);
+  }
+
+  private static void slowDown(int steps) {
+    TaskContext tc = TaskContext.get();
+    if (tc != null && tc.partitionId() == SLOW_PARTITION) {
+      try {
+        Thread.sleep(SLOW_MILLIS_PER_STEP * steps);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A Caffe net of definition {@code d} (whatever its engine). */
+  static CaffeNet caffeOf(NetDefinition d) {
+    return CaffeNet.create(
+        new NetDefinition(
+            "caffe", d.solverText(), d.netText(), d.sampleShape(), d.seed(), d.device()));
   }
 
   /** The definition of {@code caffe} on this engine. */
   static NetDefinition of(NetDefinition caffe) {
+    return on(ENGINE, caffe);
+  }
+
+  /** The definition of {@code caffe} on {@code engine}. */
+  static NetDefinition on(String engine, NetDefinition caffe) {
     return new NetDefinition(
-        ENGINE,
+        engine,
         caffe.solverText(),
         caffe.netText(),
         caffe.sampleShape(),
@@ -50,17 +71,11 @@ public final class StragglerCaffeProvider implements NetProvider {
         caffe.device());
   }
 
-  private record Slowed(CaffeNet net) implements Net {
+  /** A Caffe net that runs {@code beforeTrain} (with the steps) before each train call. */
+  record Wrapped(CaffeNet net, IntConsumer beforeTrain) implements Net {
     @Override
     public float train(int numSteps, BatchFeeder feeder) {
-      TaskContext tc = TaskContext.get();
-      if (tc != null && tc.partitionId() == SLOW_PARTITION) {
-        try {
-          Thread.sleep(SLOW_MILLIS_PER_STEP * numSteps);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      beforeTrain.accept(numSteps);
       return net.train(numSteps, feeder);
     }
 
