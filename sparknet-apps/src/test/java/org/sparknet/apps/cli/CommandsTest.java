@@ -268,8 +268,10 @@ class CommandsTest {
   /**
    * The asynchronous modes' options are checked before Spark starts (exit 2): --deterministic is
    * refused with them (the order of the pushes depends on timing), --staleness only with them,
-   * easgd-async needs --alpha. Without the refusal, "--averaging downpour --deterministic" started
-   * training (seen red: exit 0 where 2 was expected).
+   * easgd-async needs --alpha. Without the CLI's own check the run was refused one layer down, by
+   * TrainerConfig, with the API's wording ("expected '--deterministic cannot be combined with
+   * --averaging downpour' in: sparknet: error: Deterministic training cannot use asynchronous
+   * averaging (downpour(staleness=32)) ..."): the option names are the CLI's to give.
    */
   @Test
   void asynchronousAveragingOptionsAreChecked() {
