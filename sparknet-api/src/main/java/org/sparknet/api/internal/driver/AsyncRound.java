@@ -57,6 +57,7 @@ final class AsyncRound implements RoundDriver {
   private ParameterServer server;
   private long serverToken;
   private long settledTarget;
+  private long roundTarget;
   private AsyncStats before;
   private Future<List<PartitionResult>> job;
   private List<Broadcast<?>> jobBroadcasts = List.of();
@@ -129,6 +130,8 @@ final class AsyncRound implements RoundDriver {
     long budget = (long) plan.tau() * partitions;
     settledTarget += budget;
     server.allow(settledTarget + budget);
+    // at least one push a round, also when the pushes of the round before ran past its target
+    roundTarget = Math.max(settledTarget, server.settled() + 1);
     long openNanos = System.nanoTime() - t0;
     try {
       List<PartitionResult> ended = awaitRound(start);
@@ -153,7 +156,7 @@ final class AsyncRound implements RoundDriver {
         submit(start);
       }
       Future<List<PartitionResult>> current = job;
-      if (server.awaitSettled(settledTarget, current::isDone)) {
+      if (server.awaitSettled(roundTarget, current::isDone)) {
         return List.of();
       }
     }
