@@ -4,9 +4,8 @@ import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.JavaRDD;
@@ -53,7 +52,6 @@ final class AsyncRound implements RoundDriver {
   private final DataSpread spread;
   private final float scale;
   private final int staleness;
-  private final ExecutorService submitter;
   private ParameterServer server;
   private long serverToken;
   private long settledTarget;
@@ -97,13 +95,6 @@ final class AsyncRound implements RoundDriver {
     this.spread = new DataSpread(sc, data);
     this.scale = alpha >= 0 ? alpha : 1f / Math.max(1, data.partitions());
     this.staleness = staleness;
-    this.submitter =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "SparkNet asynchronous job");
-              t.setDaemon(true);
-              return t;
-            });
   }
 
   @Override
@@ -208,12 +199,17 @@ final class AsyncRound implements RoundDriver {
             start.steps(),
             null);
     String description = "SparkNet asynchronous training from round " + start.round();
-    job =
-        submitter.submit(
+    // a thread of its own per job: it ends with the job, so nothing is left to shut down
+    FutureTask<List<PartitionResult>> task =
+        new FutureTask<>(
             () -> {
               sc.setJobDescription(description);
               return rounds.collect();
             });
+    Thread t = new Thread(task, "SparkNet asynchronous job");
+    t.setDaemon(true);
+    t.start();
+    job = task;
   }
 
   /** The round's reports from the server's counts, and its centre as the next weights. */
