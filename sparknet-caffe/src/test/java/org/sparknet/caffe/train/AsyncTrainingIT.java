@@ -149,6 +149,36 @@ class AsyncTrainingIT {
   }
 
   /**
+   * The staleness bound: with a bound of 0 and worker 0 slowed, every push of the slow worker comes
+   * after pushes of the fast one since its pull, so the server drops it (counted per worker); the
+   * fast worker's pushes, made from the newest weights, are applied. A broken build (the bound not
+   * applied) gave "the straggler's stale pushes dropped ==> expected: <true> but was: <false>".
+   */
+  @Test
+  void pushesStalerThanTheBoundAreDropped() {
+    NetDefinition def = StragglerCaffeProvider.of(definition());
+    long[] dropped = new long[WORKERS];
+    long[] pushes = new long[WORKERS];
+    try (SparkNetTrainer t =
+        new SparkNetTrainer(LocalSpark.context(), config(def, Averaging.downpour(0)))) {
+      t.setTrainingData(LocalSpark.partitioned(parts));
+      for (RoundMetrics m : t.train(60)) {
+        for (WorkerPushes w : m.asyncWorkers()) {
+          dropped[w.partition()] += w.dropped();
+          pushes[w.partition()] += w.pushes();
+        }
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "staleness 0: dropped %s, applied %s%n",
+        java.util.Arrays.toString(dropped),
+        java.util.Arrays.toString(pushes));
+    assertTrue(dropped[0] >= 1, "the straggler's stale pushes dropped");
+    assertTrue(pushes[1] >= 30, "the fast worker's pushes applied: " + pushes[1]);
+  }
+
+  /**
    * A task that dies after its first push, holding a grant (engine {@code fail-once-caffe}, on a
    * session that lets Spark run a failed task again): the run loses that grant's update and nothing
    * else. The server counts exactly one grant (tau steps) lost, on that partition only; the rerun
