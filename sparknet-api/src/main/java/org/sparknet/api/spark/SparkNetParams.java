@@ -280,7 +280,10 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
     return (S) set(learningRate(), value);
   }
 
-  /** "plain" (default), "easgd" or "allreduce" ({@link org.sparknet.api.train.Averaging}). */
+  /**
+   * "plain" (default), "easgd", "allreduce", "downpour" or "easgd-async" ({@link
+   * org.sparknet.api.train.Averaging}).
+   */
   default Param<String> averaging() {
     return stageParams().averaging;
   }

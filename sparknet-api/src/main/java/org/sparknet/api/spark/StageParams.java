@@ -142,9 +142,11 @@ public final class StageParams implements Serializable {
         new Param<>(
             owner,
             "averaging",
-            "plain (model averaging), easgd (elastic averaging, with alpha) or allreduce (plain,"
-                + " summed by the executors in a ring)",
-            ParamValidators.inArray(java.util.List.of("plain", "easgd", "allreduce")));
+            "plain (model averaging), easgd (elastic averaging, with alpha), allreduce (plain,"
+                + " summed by the executors in a ring), downpour or easgd-async (asynchronous, a"
+                + " parameter server on the driver; the default staleness bound)",
+            ParamValidators.inArray(
+                java.util.List.of("plain", "easgd", "allreduce", "downpour", "easgd-async")));
     alpha =
         new DoubleParam(
             owner, "alpha", "EASGD moving rate in [0, 1]", ParamValidators.inRange(0, 1));

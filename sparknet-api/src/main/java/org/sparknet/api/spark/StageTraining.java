@@ -78,6 +78,8 @@ final class StageTraining {
     return switch (p.getAveraging()) {
       case "easgd" -> Averaging.elastic(p.getAlpha());
       case "allreduce" -> Averaging.ALL_REDUCE;
+      case "downpour" -> Averaging.downpour();
+      case "easgd-async" -> Averaging.asyncElastic(p.getAlpha());
       default -> Averaging.PLAIN;
     };
   }

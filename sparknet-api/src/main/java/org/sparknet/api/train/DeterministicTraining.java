@@ -5,12 +5,19 @@ final class DeterministicTraining {
   private DeterministicTraining() {}
 
   /**
-   * Throws when a setting would make a run, or its resume, differ from run to run. Every averaging
-   * rule is deterministic (elastic included: checkpoints hold the workers' own weights); {@code
-   * averaging} is where a rule without a fixed order of updates would be refused.
+   * Throws when a setting would make a run, or its resume, differ from run to run. Every
+   * synchronous averaging rule is deterministic (elastic included: checkpoints hold the workers'
+   * own weights); the asynchronous ones are not: the order of the pushes depends on timing.
    */
   static void check(
       double tauSeconds, double maxOverhead, Averaging averaging, TimeBudget timeBudget) {
+    if (averaging.isAsync()) {
+      throw new IllegalArgumentException(
+          "Deterministic training cannot use asynchronous averaging ("
+              + averaging
+              + "): the order in which the workers' updates reach the parameter server depends"
+              + " on timing; use plain, elastic or all-reduce averaging, or drop optDeterministic");
+    }
     if (timeBudget != null) {
       throw new IllegalArgumentException(
           "Deterministic training cannot have a time budget (optTimeBudget): the steps it plans"

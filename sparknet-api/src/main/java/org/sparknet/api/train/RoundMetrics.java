@@ -35,6 +35,7 @@ public final class RoundMetrics implements Serializable {
   private final Timings timings;
   private final long timestampMillis;
   private final List<String> devices;
+  private final List<WorkerPushes> asyncWorkers;
 
   /**
    * Where the round's time went, in milliseconds.
@@ -72,6 +73,7 @@ public final class RoundMetrics implements Serializable {
     this.timings = b.timings;
     this.timestampMillis = b.timestampMillis;
     this.devices = Collections.unmodifiableList(new ArrayList<>(b.devices));
+    this.asyncWorkers = List.copyOf(b.asyncWorkers);
   }
 
   public static Builder builder() {
@@ -175,6 +177,11 @@ public final class RoundMetrics implements Serializable {
     return timings.validationMillis();
   }
 
+  /** Each worker's pushes in an asynchronous round, by partition (empty for synchronous ones). */
+  public List<WorkerPushes> asyncWorkers() {
+    return asyncWorkers;
+  }
+
   /** The round as one line of JSON (no newline). */
   public String toJson() {
     ObjectNode o = JSON.createObjectNode();
@@ -196,6 +203,20 @@ public final class RoundMetrics implements Serializable {
     o.put("validationMillis", timings.validationMillis());
     var d = o.putArray("devices");
     devices.forEach(d::add);
+    if (!asyncWorkers.isEmpty()) {
+      var a = o.putArray("asyncWorkers");
+      for (WorkerPushes w : asyncWorkers) {
+        ObjectNode n = a.addObject();
+        n.put("partition", w.partition());
+        n.put("pushes", w.pushes());
+        n.put("dropped", w.dropped());
+        n.put("steps", w.steps());
+        n.put("examples", w.examples());
+        putNumber(n, "meanStaleness", w.meanStaleness());
+        n.put("maxStaleness", w.maxStaleness());
+        n.put("lostSteps", w.lostSteps());
+      }
+    }
     ObjectNode v = o.putObject("validation");
     new TreeMap<>(validation).forEach((k, x) -> putNumber(v, k, x));
     try {
@@ -316,8 +337,14 @@ public final class RoundMetrics implements Serializable {
     private Timings timings = new Timings(0, 0, 0, 0, 0, 0);
     private long timestampMillis = System.currentTimeMillis();
     private List<String> devices = List.of();
+    private List<WorkerPushes> asyncWorkers = List.of();
 
     private Builder() {}
+
+    public Builder asyncWorkers(List<WorkerPushes> w) {
+      this.asyncWorkers = w;
+      return this;
+    }
 
     public Builder devices(List<String> d) {
       this.devices = d;

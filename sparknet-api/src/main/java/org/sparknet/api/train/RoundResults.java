@@ -1,7 +1,10 @@
 package org.sparknet.api.train;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparknet.api.internal.driver.AsyncStats;
 import org.sparknet.api.internal.driver.DriverRound;
 import org.sparknet.api.internal.driver.RoundDriver;
 import org.sparknet.api.internal.driver.TrainerState;
@@ -73,6 +76,30 @@ final class RoundResults {
   }
 
   /** The metrics of the round just completed in {@code state}, timings and validation to add. */
+  /** The round's metrics so far: its totals, and the server's per-worker counts if asynchronous. */
+  static RoundMetrics.Builder metrics(DriverRound.Outcome o, TrainerState state, long total) {
+    RoundMetrics.Builder b = metrics(o.totals(), state, total);
+    AsyncStats a = o.async();
+    if (a != null) {
+      List<WorkerPushes> workers = new ArrayList<>();
+      for (int p = 0; p < a.workers(); p++) {
+        AsyncStats.Worker w = a.worker(p);
+        workers.add(
+            new WorkerPushes(
+                p,
+                w.pushes(),
+                w.dropped(),
+                w.steps(),
+                w.examples(),
+                w.meanStaleness(),
+                w.maxStaleness(),
+                w.lostSteps()));
+      }
+      b.asyncWorkers(workers);
+    }
+    return b;
+  }
+
   static RoundMetrics.Builder metrics(RoundTotals t, TrainerState state, long total) {
     long fed = 0;
     for (long p : state.positions()) {

@@ -134,7 +134,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       training.unpersist();
     }
     training = packed;
-    rounds = RoundDriver.of(sc, plan, packed, releaser, cfg.averaging().isAllReduce());
+    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser, rounds);
     LOG.info("Training data: {} examples in {} partitions", packed.total(), packed.partitions());
     return this;
   }
@@ -223,7 +223,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       val = test();
       valMillis = (System.nanoTime() - v0) / 1_000_000;
     }
-    return RoundResults.metrics(o.totals(), state, training.total())
+    return RoundResults.metrics(o, state, training.total())
         .learningRate(driverNet.learningRate(Math.max(0, state.iteration() - 1)))
         .tau(tau)
         .validation(val)
@@ -467,7 +467,7 @@ public final class SparkNetTrainer implements AutoCloseable {
       return;
     }
     closed = true;
-    releaser.close();
+    RoundDriver.stop(rounds, releaser);
     WorkerJobs.release(sc, trainerId, workers);
     PackedData.uncache(sc, training, validation);
     RuntimeException failure = null;

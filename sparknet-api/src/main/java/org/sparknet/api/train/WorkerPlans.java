@@ -1,11 +1,15 @@
 package org.sparknet.api.train;
 
+import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.internal.averaging.AveragingStrategy;
+import org.sparknet.api.internal.driver.BroadcastReleaser;
+import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.RoundDriver;
 import org.sparknet.api.internal.wire.WeightLayout;
 import org.sparknet.api.internal.worker.WorkerPlan;
 
-/** The {@link WorkerPlan} a {@link TrainerConfig} gives its workers. */
+/** The {@link WorkerPlan} a {@link TrainerConfig} gives its workers, and the rounds that run it. */
 final class WorkerPlans {
   private WorkerPlans() {}
 
@@ -33,5 +37,22 @@ final class WorkerPlans {
     return cfg.compression() == Compression.NONE
         ? rule
         : AveragingStrategy.compressed(rule, cfg.compression());
+  }
+
+  /** The rounds of the config's averaging over {@code data}; {@code old} (if any) is stopped. */
+  static RoundDriver rounds(
+      JavaSparkContext sc,
+      TrainerConfig cfg,
+      WorkerPlan plan,
+      PackedData data,
+      BroadcastReleaser releaser,
+      RoundDriver old) {
+    RoundDriver.stop(old, null);
+    Averaging a = cfg.averaging();
+    if (a.isAsync()) {
+      return RoundDriver.async(
+          sc, plan, data, releaser, a.isElastic() ? a.alpha() : -1f, a.staleness());
+    }
+    return RoundDriver.of(sc, plan, data, releaser, a.isAllReduce());
   }
 }

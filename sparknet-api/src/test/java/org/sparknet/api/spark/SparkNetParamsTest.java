@@ -119,6 +119,9 @@ class SparkNetParamsTest {
     assertEquals(Averaging.elastic(0.9), StageTraining.averaging(c));
     // A broken build (the stage mapping "allreduce" to plain averaging) failed here.
     assertEquals(Averaging.ALL_REDUCE, StageTraining.averaging(c.setAveraging("allreduce")));
+    assertEquals(Averaging.downpour(), StageTraining.averaging(c.setAveraging("downpour")));
+    assertEquals(
+        Averaging.asyncElastic(0.9), StageTraining.averaging(c.setAveraging("easgd-async")));
   }
 
   @Test

@@ -103,6 +103,32 @@ class TrainerConfigTest {
     assertEquals(Averaging.elastic(0.5), c.averaging());
   }
 
+  /**
+   * The asynchronous modes are refused with optDeterministic, naming the mode; they are distinct
+   * values by staleness bound. Without the check in DeterministicTraining, the downpour config
+   * built (seen red: "Expected java.lang.IllegalArgumentException to be thrown").
+   */
+  @Test
+  void deterministicAsynchronousAveragingIsRefused() {
+    for (Averaging a : new Averaging[] {Averaging.downpour(), Averaging.asyncElastic(0.5, 4)}) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  TrainerConfig.builder()
+                      .setNetDefinition(DEF)
+                      .optAveraging(a)
+                      .optDeterministic(true)
+                      .build());
+      assertTrue(e.getMessage().contains("asynchronous averaging (" + a + ")"), e.getMessage());
+    }
+    assertTrue(Averaging.downpour().isAsync());
+    assertFalse(Averaging.elastic(0.5).isAsync());
+    assertEquals(Averaging.downpour(32), Averaging.downpour());
+    assertFalse(Averaging.downpour(4).equals(Averaging.downpour(5)));
+    assertEquals("easgd-async(alpha=0.5, staleness=4)", Averaging.asyncElastic(0.5, 4).toString());
+  }
+
   /** Without the deterministic check, adaptive tau with optDeterministic built (seen red). */
   @Test
   void adaptiveTauAndCompressionAreOptionsWithTheirLimits() {

@@ -81,13 +81,23 @@ public final class TrainCommand implements Callable<Integer> {
       names = "--averaging",
       defaultValue = "plain",
       description =
-          "plain (default), easgd (elastic averaging, with --alpha) or allreduce (plain averaging"
+          "plain (default), easgd (elastic averaging, with --alpha), allreduce (plain averaging"
               + " summed by the executors in a ring, a barrier stage a round: no dynamic"
-              + " allocation, a task slot per worker).")
+              + " allocation, a task slot per worker), downpour (asynchronous: workers push their"
+              + " tau-step updates to a parameter server on the driver, no barrier) or easgd-async"
+              + " (asynchronous elastic averaging, with --alpha).")
   String averaging;
 
   @Option(names = "--alpha", description = "EASGD moving rate in [0, 1].")
   Double alpha;
+
+  @Option(
+      names = "--staleness",
+      paramLabel = "N",
+      description =
+          "downpour and easgd-async: drop a push made from weights more than N pushes old"
+              + " (default 32).")
+  Integer staleness;
 
   @Option(
       names = "--weights",
@@ -124,7 +134,7 @@ public final class TrainCommand implements Callable<Integer> {
       description =
           "Reproducible training: the same data, workers and command give identical weights, and a"
               + " run resumed from --checkpoint ends exactly where an uninterrupted one does"
-              + " (needs --tau, not --tau-seconds; not with --averaging easgd).")
+              + " (needs --tau, not --tau-seconds; not with --averaging downpour or easgd-async).")
   boolean deterministic;
 
   @Option(
@@ -423,26 +433,38 @@ public final class TrainCommand implements Callable<Integer> {
   }
 
   private Averaging averaging() {
-    switch (averaging) {
-      case "plain":
-        if (alpha != null) {
-          throw new IllegalArgumentException("--alpha applies only to --averaging easgd");
-        }
-        return Averaging.PLAIN;
-      case "allreduce":
-        if (alpha != null) {
-          throw new IllegalArgumentException("--alpha applies only to --averaging easgd");
-        }
-        return Averaging.ALL_REDUCE;
-      case "easgd":
-        if (alpha == null) {
-          throw new IllegalArgumentException("--averaging easgd needs --alpha A (0 <= A <= 1)");
-        }
-        return Averaging.elastic(alpha);
-      default:
-        throw new IllegalArgumentException(
-            "--averaging must be plain, easgd or allreduce but was '" + averaging + "'");
+    boolean elastic = averaging.equals("easgd") || averaging.equals("easgd-async");
+    boolean async = averaging.equals("downpour") || averaging.equals("easgd-async");
+    if (!elastic && !async && !averaging.equals("plain") && !averaging.equals("allreduce")) {
+      throw new IllegalArgumentException(
+          "--averaging must be plain, easgd, allreduce, downpour or easgd-async but was '"
+              + averaging
+              + "'");
     }
+    if (elastic != (alpha != null)) {
+      throw new IllegalArgumentException(
+          elastic
+              ? "--averaging " + averaging + " needs --alpha A (0 <= A <= 1)"
+              : "--alpha applies only to --averaging easgd or easgd-async");
+    }
+    if (staleness != null && !async) {
+      throw new IllegalArgumentException(
+          "--staleness applies only to --averaging downpour or easgd-async");
+    }
+    if (async && deterministic) {
+      throw new IllegalArgumentException(
+          "--deterministic cannot be combined with --averaging "
+              + averaging
+              + ": the order of the asynchronous pushes depends on timing");
+    }
+    int s = staleness == null ? Averaging.DEFAULT_STALENESS : staleness;
+    return switch (averaging) {
+      case "allreduce" -> Averaging.ALL_REDUCE;
+      case "easgd" -> Averaging.elastic(alpha);
+      case "downpour" -> Averaging.downpour(s);
+      case "easgd-async" -> Averaging.asyncElastic(alpha, s);
+      default -> Averaging.PLAIN;
+    };
   }
 
   static String format(Map<String, Float> metrics) {

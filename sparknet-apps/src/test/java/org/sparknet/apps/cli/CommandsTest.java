@@ -265,6 +265,36 @@ class CommandsTest {
     assertOneLineExitTwo(trainTau("auto", "--tau-max", "0"), "tauMax must be > 0 but was 0");
   }
 
+  /**
+   * The asynchronous modes' options are checked before Spark starts (exit 2): --deterministic is
+   * refused with them (the order of the pushes depends on timing), --staleness only with them,
+   * easgd-async needs --alpha. Without the CLI's own check the run was refused one layer down, by
+   * TrainerConfig, with the API's wording ("expected '--deterministic cannot be combined with
+   * --averaging downpour' in: sparknet: error: Deterministic training cannot use asynchronous
+   * averaging (downpour(staleness=32)) ..."): the option names are the CLI's to give.
+   */
+  @Test
+  void asynchronousAveragingOptionsAreChecked() {
+    assertOneLineExitTwo(
+        trainTau("5", "--averaging", "downpour", "--deterministic"),
+        "--deterministic cannot be combined with --averaging downpour");
+    assertOneLineExitTwo(
+        trainTau("5", "--averaging", "easgd-async", "--alpha", "0.5", "--deterministic"),
+        "--deterministic cannot be combined with --averaging easgd-async");
+    assertOneLineExitTwo(
+        trainTau("5", "--averaging", "easgd-async"),
+        "--averaging easgd-async needs --alpha A (0 <= A <= 1)");
+    assertOneLineExitTwo(
+        trainTau("5", "--staleness", "4"),
+        "--staleness applies only to --averaging downpour or easgd-async");
+    assertOneLineExitTwo(
+        trainTau("5", "--averaging", "downpour", "--staleness", "-1"),
+        "The staleness bound must be >= 0 but was -1");
+    assertOneLineExitTwo(
+        trainTau("5", "--averaging", "hogwild"),
+        "--averaging must be plain, easgd, allreduce, downpour or easgd-async but was 'hogwild'");
+  }
+
   private Result trainTau(String tau, String... more) {
     return train(solver, train(), tau, more);
   }

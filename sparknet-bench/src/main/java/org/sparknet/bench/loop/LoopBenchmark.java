@@ -128,6 +128,7 @@ public final class LoopBenchmark {
     s.put("cluster", () -> new ClusterSection(run, split).run());
     s.put("compress", () -> new TrainingOptionsSection(run).compress());
     s.put("allreduce", () -> new AllReduceSection(run).run());
+    s.put("asyncTta", () -> new AsyncTtaSection(run).run());
     s.put("adaptive", () -> new TrainingOptionsSection(run).adaptive());
     s.put("blas", () -> new BlasSection(run).run());
     s.put("recipes", () -> new RecipeSection(run).run());

@@ -54,7 +54,8 @@ public record LoopOptions(
           "recipes",
           "storage",
           "submit",
-          "allreduce");
+          "allreduce",
+          "asyncTta");
 
   static final String USAGE =
       String.join(
@@ -62,7 +63,7 @@ public record LoopOptions(
           "Usage: bench/run [--quick] [--output FILE] [--data DIR] [--plot PNG|--no-plot]",
           "                 [--sections throughput,overhead,threads,tau,demo,roofline,layers,raw,split,",
           "                             model,tta,fast,hybrid,weights,cluster,compress,adaptive,",
-          "                             blas,recipes,storage,submit,allreduce]",
+          "                             blas,recipes,storage,submit,allreduce,asyncTta]",
           "                 [--repeats N] [--recipes NAME,...] [--recipe-epochs N]",
           "End-to-end benchmarks of the SparkNet loop (LeNet on Fashion-MNIST, local Spark):",
           "  throughput  SparkNet local[2], tau=50 vs one raw CaffeNet and vs two at once",
@@ -106,6 +107,8 @@ public record LoopOptions(
           "  allreduce   the AlexNet-sized round on a standalone cluster of 3 executor JVMs: the",
           "              driver's average vs the all-reduce on 2 and 3 workers, bytes through the",
           "              driver, GB/s per executor",
+          "  asyncTta    time to accuracy of plain, all-reduce, Downpour and asynchronous EASGD",
+          "              on LeNet, 2 workers, tau 10 (~5 min; --quick ~1 min)",
           "Rewrites the bench:loop-* sections of --output (default BENCHMARKS.md; with --quick",
           "sparknet-bench/target/bench-quick.md).");
 

@@ -74,8 +74,17 @@ public final class DriverRound implements RoundDriver {
       boolean sumOnDriver,
       RoundSteps steps) {}
 
-  /** The round's combined results and the driver's share of its time. */
-  public record Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {}
+  /**
+   * The round's combined results and the driver's share of its time.
+   *
+   * @param async the parameter server's per-worker counts (asynchronous rounds), or null
+   */
+  public record Outcome(
+      RoundTotals totals, long broadcastNanos, long combineNanos, AsyncStats async) {
+    public Outcome(RoundTotals totals, long broadcastNanos, long combineNanos) {
+      this(totals, broadcastNanos, combineNanos, null);
+    }
+  }
 
   /**
    * Runs the round's job; the broadcasts are released (asynchronously) when it is over. In local

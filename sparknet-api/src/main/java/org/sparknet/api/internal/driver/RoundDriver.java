@@ -6,8 +6,9 @@ import org.sparknet.api.internal.worker.WorkerPlan;
 
 /**
  * Runs the trainer's rounds over one training set: {@link DriverRound} (the results come to the
- * driver, which combines them) or {@link AllReduceRound} (a barrier stage whose tasks sum among
- * themselves).
+ * driver, which combines them), {@link AllReduceRound} (a barrier stage whose tasks sum among
+ * themselves) or {@link AsyncRound} (tasks that push to a parameter server on the driver, without a
+ * barrier).
  */
 public interface RoundDriver {
   /** Runs one round's job. */
@@ -15,6 +16,22 @@ public interface RoundDriver {
 
   /** The next weights from a round's totals. */
   float[] combine(RoundTotals totals, float[] centre);
+
+  /** Ends what runs between rounds (an asynchronous job); the synchronous rounds hold nothing. */
+  default void stop() {}
+
+  /** Stops {@code rounds} (when there are any) and closes {@code releaser} (when given). */
+  static void stop(RoundDriver rounds, BroadcastReleaser releaser) {
+    try {
+      if (rounds != null) {
+        rounds.stop();
+      }
+    } finally {
+      if (releaser != null) {
+        releaser.close();
+      }
+    }
+  }
 
   /**
    * The rounds over {@code data}.
@@ -32,5 +49,23 @@ public interface RoundDriver {
     return allReduce
         ? new AllReduceRound(sc, plan, data, releaser)
         : new DriverRound(sc, plan, data, releaser);
+  }
+
+  /**
+   * Asynchronous rounds over {@code data} against a parameter server on the driver.
+   *
+   * @param alpha asynchronous EASGD's moving rate, or -1 for Downpour
+   * @param staleness the most pushes by others between a worker's pull and its push for the push to
+   *     be applied
+   * @throws IllegalArgumentException with tau in seconds or compression
+   */
+  static RoundDriver async(
+      JavaSparkContext sc,
+      WorkerPlan plan,
+      PackedData data,
+      BroadcastReleaser releaser,
+      float alpha,
+      int staleness) {
+    return new AsyncRound(sc, plan, data, releaser, alpha, staleness);
   }
 }

@@ -34,4 +34,9 @@ public record PartitionResult(WorkerReport report, float[] values, short[] packe
   public boolean hasValues() {
     return values != null || packed != null;
   }
+
+  /** This result carrying {@code v} as its values, weight 1. */
+  public PartitionResult withValues(float[] v) {
+    return new PartitionResult(report, v, null, 1);
+  }
 }
