@@ -218,7 +218,7 @@ class BadInputCliIT {
             "s3a URI without hadoop-aws",
             f -> f.trainWith("--train", "s3a://sparknet-bucket/fashion/train-images-idx3-ubyte"),
             "s3a://sparknet-bucket/fashion/train-images-idx3-ubyte",
-            "spark-submit --packages org.apache.hadoop:hadoop-aws:3.4."),
+            "spark-submit --packages org.apache.hadoop:hadoop-aws:3.5."),
         row(
             "data path is a directory",
             f -> f.trainWith("--train", f.dir().toString()),

@@ -106,6 +106,67 @@ public record CostModel(
         * (weightBytes / bandwidthBytesPerSecond + weightBytes / serialisationBytesPerSecond);
   }
 
+  /**
+   * Bytes each executor sends, and receives, per byte of float weights in one all-reduce round of
+   * {@code allreduce} mode, times (W-1)/W: the ring reduces in double (8 bytes a weight, its
+   * reduce-scatter) and gathers the finished chunks in float (4 bytes), so the sum equals the
+   * driver's double sum.
+   */
+  static final double RING_BYTES_PER_WEIGHT_BYTE = 3.0;
+
+  /** One hop of the ring: a chunk's latency between neighbours on a data-centre network. */
+  public static final double RING_HOP_SECONDS = 50e-6;
+
+  /**
+   * An all-reduce round's transfers: each executor sends and receives 3 (W-1)/W M in the ring
+   * (links full duplex, all executors at once), 2 (W-1) hops in sequence, and partition 0's copy of
+   * the next weights to the driver (M on the wire and serialised at both ends), which does not grow
+   * with W. No broadcast: the executors already hold the weights.
+   */
+  public double ringNetworkSeconds(int workers) {
+    double ring =
+        (workers - 1.0)
+            / workers
+            * RING_BYTES_PER_WEIGHT_BYTE
+            * weightBytes
+            / bandwidthBytesPerSecond;
+    double hops = 2.0 * (workers - 1) * RING_HOP_SECONDS;
+    double readBack =
+        weightBytes / bandwidthBytesPerSecond + weightBytes / serialisationBytesPerSecond;
+    return ring + hops + readBack;
+  }
+
+  /** The all-reduce round: compute, the loop's overhead o and {@link #ringNetworkSeconds}. */
+  public double ringRoundSeconds(int workers, int tau) {
+    return tau * batch * computeSecondsPerImage + overheadSeconds + ringNetworkSeconds(workers);
+  }
+
+  public double ringSpeedUp(int workers, int tau) {
+    return workers * tau * batch * computeSecondsPerImage / ringRoundSeconds(workers, tau);
+  }
+
+  /** This model with another bandwidth. */
+  public CostModel withBandwidth(double bytesPerSecond) {
+    return new CostModel(
+        computeSecondsPerImage,
+        batch,
+        overheadSeconds,
+        weightBytes,
+        bytesPerSecond,
+        serialisationBytesPerSecond);
+  }
+
+  /** This model with another compute rate and batch (a GPU's, from section 11). */
+  public CostModel withCompute(double secondsPerImage, int batchSize) {
+    return new CostModel(
+        secondsPerImage,
+        batchSize,
+        overheadSeconds,
+        weightBytes,
+        bandwidthBytesPerSecond,
+        serialisationBytesPerSecond);
+  }
+
   public double roundSeconds(int workers, int tau) {
     return tau * batch * computeSecondsPerImage + overheadSeconds + networkSeconds(workers);
   }

@@ -1,8 +1,10 @@
 package org.sparknet.bench.loop;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Section 8: the speed-up a cost model predicts for W workers on a 10 Gbit/s network, fed by what
@@ -61,10 +63,15 @@ final class ModelSection {
     }
     md.append(head).append("\n").append(rule).append("\n");
     String paper = "";
+    Map<String, RingModelTable.GpuCompute> gpus = RingModelTable.gpuCompute(run.opt().output());
+    List<RingModelTable.Case> cases = new ArrayList<>();
     for (SplitSection.Figures f : figures.values()) {
       if (f.net().name().startsWith("CIFAR")) {
         continue;
       }
+      Map<Integer, CostModel> cpu = new TreeMap<>();
+      Map<Integer, CostModel> gpu = new TreeMap<>();
+      RingModelTable.GpuCompute onGpu = gpus.get(f.net().side() == 227 ? "AlexNet" : "LeNet");
       for (int tau : List.of(1, 10, 50)) {
         double c = nearest(f.computeMsPerImage(), tau);
         double o = nearest(f.overheadMs(), tau);
@@ -87,9 +94,17 @@ final class ModelSection {
         if (f.net().side() == 227 && tau == 50) {
           paper = againstThePaper(f, m, c, o);
         }
+        cpu.put(tau, m);
+        if (onGpu != null) {
+          gpu.put(tau, m.withCompute(onGpu.secondsPerImage(), onGpu.batch()));
+        }
+      }
+      cases.add(new RingModelTable.Case(f.net().name(), "CPU, 1 core", cpu));
+      if (!gpu.isEmpty()) {
+        cases.add(new RingModelTable.Case(f.net().name(), "GPU (section 11)", gpu));
       }
     }
-    md.append(paper);
+    md.append(paper).append("\n").append(RingModelTable.markdown(cases, s));
     MarkdownSections.rewrite(run.opt().output(), "loop-model", md.toString());
   }
 
