@@ -95,7 +95,40 @@ class AsyncTrainingIT {
           t.iteration(),
           acc);
       return acc;
+    } finally {
+      assertNoServerThreadsLeft(averaging.toString());
     }
+  }
+
+  /**
+   * The parameter server's acceptor and connection threads and the background job's thread end when
+   * the trainer closes, after a run and after a failed task. A server whose close left its
+   * listening socket open kept its acceptor alive (seen red: "after a lost task: threads left after
+   * close ==> expected: <[]> but was: <[SparkNet parameter server :45475]>").
+   */
+  private static void assertNoServerThreadsLeft(String run) {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    List<String> left = serverThreads();
+    while (!left.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      left = serverThreads();
+    }
+    assertEquals(List.of(), left, run + ": threads left after close");
+  }
+
+  private static List<String> serverThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(
+            n -> n.startsWith("SparkNet parameter server") || n.startsWith("SparkNet asynchronous"))
+        .sorted()
+        .toList();
   }
 
   /**
@@ -229,5 +262,6 @@ class AsyncTrainingIT {
     } finally {
       retrying.stop();
     }
+    assertNoServerThreadsLeft("after a lost task");
   }
 }
