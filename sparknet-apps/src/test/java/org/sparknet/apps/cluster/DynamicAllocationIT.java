@@ -81,7 +81,9 @@ class DynamicAllocationIT {
    * failed, and the fixed-executor run's accuracy within half a point. Which executor runs which
    * partition in which round is Spark's choice and differs between runs (seen: tasks on executors 0
    * to 3, three of them added and released in turn, accuracy 0.8365 on both runs; or on 0 and 1,
-   * 0.8380 against 0.8365).
+   * 0.8380 against 0.8365). A broken build whose workers could not be built on an executor after
+   * round 1 (WorkerRegistry refusing) gave "tasks ran on executors [0] only": its failed tasks were
+   * retried on the first executor, which held both partitions' workers.
    */
   @Test
   void executorsComeAndGoBetweenRoundsAndTrainingEndsAsOnFixedExecutors() throws Exception {

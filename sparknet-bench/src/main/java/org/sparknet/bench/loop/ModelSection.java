@@ -25,36 +25,7 @@ final class ModelSection {
     Map<String, SplitSection.Figures> figures = split.figures();
     double s = WeightComponents.serialisationBytesPerSecond(60_965_224, 3);
     StringBuilder md = new StringBuilder("### 8. Beyond this machine: a cost model\n\n");
-    md.append(
-        "Predicted speed-up over one plain solver for W workers on a 10 Gbit/s network, fed by"
-            + " the figures of section 7 measured in this run: compute per image c (per tau, one"
-            + " core), the per-round overhead o of the loop on this machine (broadcast + aggregate"
-            + " + scheduling in local mode, per tau) and the weight bytes M. One round of tau"
-            + " steps of batch b:\n\n"
-            + "```\n"
-            + "T(W)        = tau·b·c + o + (1 + a(W))·(M/B + M/S),   a(W) = min(W, 2·⌈√W⌉)\n"
-            + "speed-up(W) = W·tau·b·c / T(W),   B = 1.25 GB/s\n"
-            + "```\n\n"
-            + String.format(
-                Locale.ROOT,
-                "S, the rate at which one JVM serialises and another deserialises a weight array"
-                    + " (`BulkArrays` through Spark's Kryo, write then read, 244 MB), was %.2f GB/s"
-                    + " in this run: local mode hands the weights over by reference, so o leaves"
-                    + " out what each transfer costs a cluster at both ends. More than that, local"
-                    + " mode's o underestimates a cluster's round as a whole: there a round also"
-                    + " launches its tasks in other JVMs and sends their results back through"
-                    + " Spark's RPC layer or block manager. Section 13 checks the model against"
-                    + " executors in their own JVMs and corrects it for a cluster as T = tau·b·c +"
-                    + " o_cluster(M): the same compute, and in place of o and the transfers the"
-                    + " cluster's own per-round fixed cost for M bytes of weights, measured there"
-                    + " by a Spark job shaped like a round with no solver steps. ",
-                s / 1e9)
-            + "M/B is the torrent broadcast (each worker receives M once, pipelined); a(W)·M/B the"
-            + " results: the driver collects W of them up to 16 partitions, above that a depth-2"
-            + " `treeAggregate` whose combiners and then the driver each receive about √W."
-            + " Optimistic: o does not grow with W, links do not contend, and statistical"
-            + " efficiency (more examples to the same accuracy when averaging) is left out; this"
-            + " is throughput, not time to accuracy. (`CostModel` in sparknet-bench.)\n\n");
+    md.append(intro(s));
     StringBuilder head = new StringBuilder("| net | tau | c (ms) | o (ms) | M (MB) |");
     StringBuilder rule = new StringBuilder("|---|---:|---:|---:|---:|");
     for (int w : WORKERS) {
@@ -106,6 +77,39 @@ final class ModelSection {
     }
     md.append(paper).append("\n").append(RingModelTable.markdown(cases, s));
     MarkdownSections.rewrite(run.opt().output(), "loop-model", md.toString());
+  }
+
+  /** The model's formula and what its terms stand for; S measured in this run. */
+  private static String intro(double s) {
+    return "Predicted speed-up over one plain solver for W workers on a 10 Gbit/s network, fed by"
+        + " the figures of section 7 measured in this run: compute per image c (per tau, one"
+        + " core), the per-round overhead o of the loop on this machine (broadcast + aggregate"
+        + " + scheduling in local mode, per tau) and the weight bytes M. One round of tau"
+        + " steps of batch b:\n\n"
+        + "```\n"
+        + "T(W)        = tau·b·c + o + (1 + a(W))·(M/B + M/S),   a(W) = min(W, 2·⌈√W⌉)\n"
+        + "speed-up(W) = W·tau·b·c / T(W),   B = 1.25 GB/s\n"
+        + "```\n\n"
+        + String.format(
+            Locale.ROOT,
+            "S, the rate at which one JVM serialises and another deserialises a weight array"
+                + " (`BulkArrays` through Spark's Kryo, write then read, 244 MB), was %.2f GB/s"
+                + " in this run: local mode hands the weights over by reference, so o leaves"
+                + " out what each transfer costs a cluster at both ends. More than that, local"
+                + " mode's o underestimates a cluster's round as a whole: there a round also"
+                + " launches its tasks in other JVMs and sends their results back through"
+                + " Spark's RPC layer or block manager. Section 13 checks the model against"
+                + " executors in their own JVMs and corrects it for a cluster as T = tau·b·c +"
+                + " o_cluster(M): the same compute, and in place of o and the transfers the"
+                + " cluster's own per-round fixed cost for M bytes of weights, measured there"
+                + " by a Spark job shaped like a round with no solver steps. ",
+            s / 1e9)
+        + "M/B is the torrent broadcast (each worker receives M once, pipelined); a(W)·M/B the"
+        + " results: the driver collects W of them up to 16 partitions, above that a depth-2"
+        + " `treeAggregate` whose combiners and then the driver each receive about √W."
+        + " Optimistic: o does not grow with W, links do not contend, and statistical"
+        + " efficiency (more examples to the same accuracy when averaging) is left out; this"
+        + " is throughput, not time to accuracy. (`CostModel` in sparknet-bench.)\n\n";
   }
 
   private static String againstThePaper(SplitSection.Figures f, CostModel m, double c, double o) {
