@@ -6,10 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.internal.wire.PartitionResult;
 import org.sparknet.api.internal.wire.RoundOrders;
@@ -60,23 +58,9 @@ final class AllReduceRound implements RoundDriver {
   @Override
   public DriverRound.Outcome run(DriverRound.Start start) {
     spread.beforeRound(start.round());
-    long t0 = System.nanoTime();
-    Broadcast<float[]> weights = sc.broadcast(start.weights());
-    long broadcastNanos = System.nanoTime() - t0;
-    Broadcast<SolverState[]> states =
-        start.solverStates() == null ? null : sc.broadcast(start.solverStates());
-    Broadcast<float[][]> own =
-        start.workerWeights() == null ? null : sc.broadcast(start.workerWeights());
-    slot.orders =
-        new RoundOrders(
-            start.round(),
-            weights,
-            start.positions(),
-            start.weightsToken(),
-            states,
-            own,
-            start.steps(),
-            null);
+    RoundBroadcasts broadcasts = RoundBroadcasts.of(sc, start, null);
+    long broadcastNanos = broadcasts.broadcastNanos();
+    slot.orders = broadcasts.orders(start);
     try {
       List<PartitionResult> list = collect(start.round());
       long c0 = System.nanoTime();
@@ -98,9 +82,7 @@ final class AllReduceRound implements RoundDriver {
       throw TaskFailures.unwrap(e);
     } finally {
       slot.orders = null;
-      releaser.release(weights);
-      releaser.release(states);
-      releaser.release(own);
+      broadcasts.release(releaser);
     }
   }
 

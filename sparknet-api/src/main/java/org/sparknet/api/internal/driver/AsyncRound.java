@@ -10,10 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparknet.api.SolverState;
 import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.internal.wire.PartitionResult;
@@ -58,7 +56,7 @@ final class AsyncRound implements RoundDriver {
   private long roundTarget;
   private AsyncStats before;
   private Future<List<PartitionResult>> job;
-  private List<Broadcast<?>> jobBroadcasts = List.of();
+  private RoundBroadcasts jobBroadcasts = RoundBroadcasts.NONE;
 
   /**
    * @param alpha asynchronous EASGD's moving rate, or -1 for Downpour: the server then adds each
@@ -165,8 +163,8 @@ final class AsyncRound implements RoundDriver {
           e.getCause() instanceof Exception c ? c : new IllegalStateException(e.getCause()));
     } finally {
       job = null;
-      jobBroadcasts.forEach(releaser::release);
-      jobBroadcasts = List.of();
+      jobBroadcasts.release(releaser);
+      jobBroadcasts = RoundBroadcasts.NONE;
     }
   }
 
@@ -175,29 +173,9 @@ final class AsyncRound implements RoundDriver {
   }
 
   private void submit(DriverRound.Start start) {
-    Broadcast<SolverState[]> states =
-        start.solverStates() == null ? null : sc.broadcast(start.solverStates());
-    Broadcast<float[][]> own =
-        start.workerWeights() == null ? null : sc.broadcast(start.workerWeights());
-    List<Broadcast<?>> held = new java.util.ArrayList<>();
-    if (states != null) {
-      held.add(states);
-    }
-    if (own != null) {
-      held.add(own);
-    }
-    jobBroadcasts = held;
+    jobBroadcasts = RoundBroadcasts.withoutWeights(sc, start);
     slot.server = server.address();
-    slot.orders =
-        new RoundOrders(
-            start.round(),
-            null,
-            start.positions(),
-            start.weightsToken(),
-            states,
-            own,
-            start.steps(),
-            null);
+    slot.orders = jobBroadcasts.orders(start);
     String description = "SparkNet asynchronous training from round " + start.round();
     // a thread of its own per job: it ends with the job, so nothing is left to shut down
     FutureTask<List<PartitionResult>> task =
@@ -270,8 +248,8 @@ final class AsyncRound implements RoundDriver {
       LOG.warn("The asynchronous job ended with {}", e.toString());
     } finally {
       job = null;
-      jobBroadcasts.forEach(releaser::release);
-      jobBroadcasts = List.of();
+      jobBroadcasts.release(releaser);
+      jobBroadcasts = RoundBroadcasts.NONE;
       server.close();
       server = null;
     }

@@ -7,7 +7,6 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.internal.wire.LocalHandoff;
@@ -102,28 +101,9 @@ public final class DriverRound implements RoundDriver {
         start.sumOnDriver() && handsOver()
             ? LocalHandoff.key(plan.trainerId(), start.round())
             : null;
-    long t0 = System.nanoTime();
-    Broadcast<float[]> weights = null;
-    if (localKey != null) {
-      LocalHandoff.putCentre(localKey, start.weights());
-    } else {
-      weights = sc.broadcast(start.weights());
-    }
-    long broadcastNanos = System.nanoTime() - t0;
-    Broadcast<SolverState[]> states =
-        start.solverStates() == null ? null : sc.broadcast(start.solverStates());
-    Broadcast<float[][]> own =
-        start.workerWeights() == null ? null : sc.broadcast(start.workerWeights());
-    slot.orders =
-        new RoundOrders(
-            start.round(),
-            weights,
-            start.positions(),
-            start.weightsToken(),
-            states,
-            own,
-            start.steps(),
-            localKey);
+    RoundBroadcasts broadcasts = RoundBroadcasts.of(sc, start, localKey);
+    long broadcastNanos = broadcasts.broadcastNanos();
+    slot.orders = broadcasts.orders(start);
     try {
       if (start.sumOnDriver()) {
         List<PartitionResult> list = new ArrayList<>(rounds.collect());
@@ -147,9 +127,7 @@ public final class DriverRound implements RoundDriver {
       if (localKey != null) {
         LocalHandoff.clear(localKey);
       }
-      releaser.release(weights);
-      releaser.release(states);
-      releaser.release(own);
+      broadcasts.release(releaser);
     }
   }
 
