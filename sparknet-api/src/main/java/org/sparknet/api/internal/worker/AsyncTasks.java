@@ -27,19 +27,12 @@ public final class AsyncTasks {
       ServerLink.Address server,
       int partition,
       Iterator<DataShard> shards) {
-    BlasThreads.forTask();
-    DataShard shard = shards.hasNext() ? shards.next() : null;
-    if (shard == null || shard.isEmpty()) {
+    WorkerTasks.TrainStart s = WorkerTasks.startTraining(plan, orders, partition, shards);
+    if (s == null) {
       return List.of(PartitionResult.idle(partition)).iterator();
     }
-    WorkerRegistry.Acquired a =
-        WorkerRegistry.acquire(
-            plan.trainerId(),
-            WorkerRegistry.Role.TRAIN,
-            partition,
-            plan.definitionFor(partition),
-            plan.groupSize(),
-            orders.round());
+    DataShard shard = s.shard();
+    WorkerRegistry.Acquired a = s.acquired();
     Totals totals = new Totals(partition);
     try (ServerLink link = ServerLink.connect(server, partition)) {
       long[] positions = orders.positions().clone();

@@ -24,10 +24,33 @@ public final class WorkerTasks {
   /** One partition's training round (an idle result for a partition without data). */
   public static Iterator<PartitionResult> train(
       WorkerPlan plan, RoundOrders orders, int partition, Iterator<DataShard> shards) {
+    TrainStart s = startTraining(plan, orders, partition, shards);
+    if (s == null) {
+      return List.of(PartitionResult.idle(partition)).iterator();
+    }
+    WorkerRegistry.Acquired a = s.acquired();
+    PartitionResult r;
+    synchronized (a.worker()) {
+      r = a.worker().train(plan, orders, partition, s.shard(), a.builtNow(), orders.centre());
+    }
+    return List.of(orders.localKey() == null ? r : LocalHandoff.put(orders.localKey(), r))
+        .iterator();
+  }
+
+  /** A training task's shard and this partition's training worker. */
+  record TrainStart(DataShard shard, WorkerRegistry.Acquired acquired) {}
+
+  /**
+   * What every training task does first, on its own thread: sets the BLAS threads, takes the
+   * partition's shard and acquires its training worker; null for a partition without data, which
+   * then builds no worker.
+   */
+  static TrainStart startTraining(
+      WorkerPlan plan, RoundOrders orders, int partition, Iterator<DataShard> shards) {
     BlasThreads.forTask();
     DataShard shard = shards.hasNext() ? shards.next() : null;
     if (shard == null || shard.isEmpty()) {
-      return List.of(PartitionResult.idle(partition)).iterator();
+      return null;
     }
     WorkerRegistry.Acquired a =
         WorkerRegistry.acquire(
@@ -37,12 +60,7 @@ public final class WorkerTasks {
             plan.definitionFor(partition),
             plan.groupSize(),
             orders.round());
-    PartitionResult r;
-    synchronized (a.worker()) {
-      r = a.worker().train(plan, orders, partition, shard, a.builtNow(), orders.centre());
-    }
-    return List.of(orders.localKey() == null ? r : LocalHandoff.put(orders.localKey(), r))
-        .iterator();
+    return new TrainStart(shard, a);
   }
 
   /**
