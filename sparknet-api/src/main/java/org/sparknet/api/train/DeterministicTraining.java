@@ -1,5 +1,7 @@
 package org.sparknet.api.train;
 
+import org.apache.spark.api.java.JavaSparkContext;
+
 /** What deterministic training ({@code TrainerConfig.optDeterministic}) cannot be combined with. */
 final class DeterministicTraining {
   private DeterministicTraining() {}
@@ -31,6 +33,22 @@ final class DeterministicTraining {
       throw new IllegalArgumentException(
           "Deterministic training needs a fixed tau (optTau): adaptive tau chooses each round's"
               + " tau from measured times, which differ from run to run");
+    }
+  }
+
+  /**
+   * Throws when the cluster would make a deterministic run differ from run to run: under dynamic
+   * allocation executors come and go between rounds, and a partition that moves to another executor
+   * restarts its solver there.
+   */
+  static void checkCluster(JavaSparkContext sc) {
+    if (sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false)) {
+      throw new IllegalArgumentException(
+          "Deterministic training (optDeterministic, --deterministic) keeps every partition on"
+              + " one executor's net, which dynamic allocation (spark.dynamicAllocation.enabled="
+              + "true) cannot promise: Spark adds and releases executors between rounds, and a"
+              + " partition that moves restarts its solver; set spark.dynamicAllocation.enabled="
+              + "false with a fixed number of executors, or drop optDeterministic");
     }
   }
 }

@@ -61,7 +61,8 @@ final class RoundResults {
     if (!t.restartedPartitions().isEmpty()) {
       LOG.warn(
           "Round {}: the solver of partition(s) {} restarted (momentum and iteration from zero):"
-              + " the task ran on a new executor (one was lost) or a stale net (a retried or"
+              + " the task ran on a new executor (one was lost, or dynamic allocation moved the"
+              + " partition) or a stale net (a retried or"
               + " speculative copy); training goes on, but no longer bit for bit as an"
               + " undisturbed run",
           r,
@@ -75,7 +76,6 @@ final class RoundResults {
     return "SparkNet round " + r + (planned >= r ? "/" + planned : "") + " τ=" + tau;
   }
 
-  /** The metrics of the round just completed in {@code state}, timings and validation to add. */
   /** The round's metrics so far: its totals, and the server's per-worker counts if asynchronous. */
   static RoundMetrics.Builder metrics(DriverRound.Outcome o, TrainerState state, long total) {
     RoundMetrics.Builder b = metrics(o.totals(), state, total);

@@ -453,7 +453,7 @@ public final class TrainerConfig implements Serializable {
       return this;
     }
 
-    /** Reproducible training: same data and partitioning, identical weights; fixed tau only. */
+    /** Reproducible training: identical weights for the same data; fixed tau and executors only. */
     public Builder optDeterministic(boolean deterministic) {
       this.deterministic = deterministic;
       return this;

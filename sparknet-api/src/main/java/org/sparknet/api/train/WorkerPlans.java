@@ -39,7 +39,11 @@ final class WorkerPlans {
         : AveragingStrategy.compressed(rule, cfg.compression());
   }
 
-  /** The rounds of the config's averaging over {@code data}; {@code old} (if any) is stopped. */
+  /**
+   * The rounds of the config's averaging over {@code data}; {@code old} (if any) is stopped.
+   *
+   * @throws IllegalArgumentException when the cluster cannot run them as configured
+   */
   static RoundDriver rounds(
       JavaSparkContext sc,
       TrainerConfig cfg,
@@ -48,6 +52,9 @@ final class WorkerPlans {
       BroadcastReleaser releaser,
       RoundDriver old) {
     RoundDriver.stop(old, null);
+    if (cfg.deterministic()) {
+      DeterministicTraining.checkCluster(sc);
+    }
     Averaging a = cfg.averaging();
     if (a.isAsync()) {
       return RoundDriver.async(

@@ -134,7 +134,8 @@ public final class TrainCommand implements Callable<Integer> {
       description =
           "Reproducible training: the same data, workers and command give identical weights, and a"
               + " run resumed from --checkpoint ends exactly where an uninterrupted one does"
-              + " (needs --tau, not --tau-seconds; not with --averaging downpour or easgd-async).")
+              + " (needs --tau, not --tau-seconds; not with --averaging downpour or easgd-async,"
+              + " nor with spark.dynamicAllocation.enabled=true).")
   boolean deterministic;
 
   @Option(

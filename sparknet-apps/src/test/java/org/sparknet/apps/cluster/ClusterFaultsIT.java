@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -224,14 +225,40 @@ class ClusterFaultsIT {
     assertArrayEquals(ref.examplesFed(), r.examplesFed());
   }
 
+  /**
+   * Speculative copies of the round's tasks: nothing is counted twice, and where the originals win
+   * the weights are those of the run without speculation. A copy runs on the other executor, which
+   * lacks the partition's solver; it wins only when its original stalls for longer than the copy
+   * needs to build a net and train, which a loaded machine sometimes does. Then the trainer says so
+   * (the solver restarted) and the weights may differ, as README says: such a run is checked for
+   * double counting only, and the scenario is run again, up to three times, for one where the
+   * originals won.
+   */
   @Test
   @Order(4)
   void speculativeCopiesChangeNothing() throws Exception {
     Run ref = reference();
-    Path out = cluster.dir().resolve("speculation");
+    List<String> won = new ArrayList<>();
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      Run r = speculation("speculation-" + attempt);
+      assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
+      assertArrayEquals(ref.examplesFed(), r.examplesFed());
+      if (!r.log.contains(RESTARTED)) {
+        assertArrayEquals(ref.weights(), r.weights(), "weights differ with speculation on");
+        System.out.println("ClusterFaultsIT: speculation: a copy won in runs " + won);
+        return;
+      }
+      won.add(attempt + ": " + restartWarning(r.log));
+    }
+    fail("a copy on a stale net won a round in every run: " + won);
+  }
+
+  /** A run with speculation on that started at least one copy. */
+  private Run speculation(String name) throws Exception {
+    Path out = cluster.dir().resolve(name);
     SparkSubmitProcess driver =
         submit(
-            "speculation",
+            name,
             out,
             Map.of(
                 "spark.speculation", "true",
@@ -246,10 +273,11 @@ class ClusterFaultsIT {
     assertTrue(
         Pattern.compile("Starting task \\d+\\.1 ").matcher(r.log).find(),
         "no speculative copy was started:\n" + r.log);
-    assertFalse(r.log.contains(RESTARTED), "a copy on a stale net won a round:\n" + r.log);
-    assertEquals(ref.examplesPerRound(), r.examplesPerRound(), "a task counted twice");
-    assertArrayEquals(ref.examplesFed(), r.examplesFed());
-    assertArrayEquals(ref.weights(), r.weights(), "weights differ with speculation on");
+    return r;
+  }
+
+  private static String restartWarning(String log) {
+    return log.lines().filter(l -> l.contains(RESTARTED)).findFirst().orElse("");
   }
 
   /**

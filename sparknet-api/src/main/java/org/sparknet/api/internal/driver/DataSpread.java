@@ -26,8 +26,12 @@ import scala.jdk.javaapi.CollectionConverters;
  * one executor holds more partitions than an even spread would give it, the blocks are dropped
  * before the next round; that round caches each partition again where its task lands, and tasks
  * without a cached block are spread over the free executors. The partitions that move restart their
- * solvers there, once. Executors that only join (a cluster still starting) move nothing: a run
- * without faults keeps every partition on one net, as {@code --deterministic} needs.
+ * solvers there, once. On a fixed cluster, executors that only join (a cluster still starting) move
+ * nothing: a run without faults keeps every partition on one net, as {@code --deterministic} needs.
+ * Under dynamic allocation an executor that joins is one Spark added because the round's tasks
+ * backed up on too few executors; the blocks stay where they are, so the tasks would keep waiting
+ * out the locality wait for the busy executor while the added one idles until Spark releases it
+ * again. There a join spreads uneven blocks as a loss does.
  *
  * <p>Local mode has one executor, the driver: nothing to spread.
  */
@@ -36,12 +40,19 @@ final class DataSpread {
 
   private final JavaSparkContext sc;
   private final PackedData data;
+  private final boolean elastic;
   private Set<String> executorsSeen;
   private boolean lostSinceSpread;
 
   DataSpread(JavaSparkContext sc, PackedData data) {
     this.sc = sc;
     this.data = data;
+    this.elastic = dynamicAllocation(sc);
+  }
+
+  /** Whether Spark adds and releases {@code sc}'s executors as its tasks need them. */
+  static boolean dynamicAllocation(JavaSparkContext sc) {
+    return sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
   }
 
   /**
@@ -60,21 +71,38 @@ final class DataSpread {
     if (executorsSeen != null && !live.containsAll(executorsSeen)) {
       lostSinceSpread = true;
     }
+    boolean added = added(executorsSeen, live);
+    boolean due = due(lostSinceSpread, elastic, executorsSeen, live);
     executorsSeen = live;
-    if (!lostSinceSpread) {
+    if (!due) {
       return;
     }
     Map<Integer, String> holders = blockHolders(master);
     if (uneven(holders, live)) {
       lostSinceSpread = false;
       LOG.warn(
-          "Round {}: an executor was lost and the training data's blocks are uneven over the"
-              + " executors now live (partition=executor: {}); they are cached again where this"
-              + " round's tasks run, and the partitions that move restart their solvers",
+          "Round {}: {} and the training data's blocks are uneven over the executors now live"
+              + " (partition=executor: {}); they are cached again where this round's tasks run,"
+              + " and the partitions that move restart their solvers",
           round,
+          added ? "dynamic allocation added an executor" : "an executor was lost",
           holders);
       data.recache();
     }
+  }
+
+  /**
+   * Whether the blocks' spread is to be checked: after a loss not yet spread over, or, under
+   * dynamic allocation ({@code elastic}), when {@code live} has an executor that {@code seen} (the
+   * executors of the last check; null before the first round) lacks.
+   */
+  static boolean due(boolean lostSinceSpread, boolean elastic, Set<String> seen, Set<String> live) {
+    return lostSinceSpread || (elastic && added(seen, live));
+  }
+
+  /** Whether {@code live} has an executor that {@code seen} (null before the first round) lacks. */
+  static boolean added(Set<String> seen, Set<String> live) {
+    return seen != null && !seen.containsAll(live);
   }
 
   /**

@@ -44,4 +44,17 @@ class DataSpreadTest {
   void nothingCachedIsEven() {
     assertFalse(DataSpread.uneven(Map.of(), Set.of("a", "b")));
   }
+
+  /**
+   * Under dynamic allocation an executor joining makes the spread due; on a fixed cluster only a
+   * loss does. With the join treated as on a fixed cluster (elastic ignored) the first case failed.
+   */
+  @Test
+  void aJoinIsDueUnderDynamicAllocationOnly() {
+    assertTrue(DataSpread.due(false, true, Set.of("0"), Set.of("0", "1")));
+    assertFalse(DataSpread.due(false, false, Set.of("0"), Set.of("0", "1")), "fixed cluster");
+    assertFalse(DataSpread.due(false, true, null, Set.of("0", "1")), "the first round");
+    assertFalse(DataSpread.due(false, true, Set.of("0", "1"), Set.of("0")), "a loss alone");
+    assertTrue(DataSpread.due(true, false, Set.of("0", "1"), Set.of("0")), "after a loss");
+  }
 }
