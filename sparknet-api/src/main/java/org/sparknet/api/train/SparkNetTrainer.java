@@ -24,11 +24,8 @@ import org.sparknet.api.internal.driver.BroadcastReleaser;
 import org.sparknet.api.internal.driver.DriverRound;
 import org.sparknet.api.internal.driver.MetricsLog;
 import org.sparknet.api.internal.driver.PackedData;
-import org.sparknet.api.internal.driver.RoundDriver;
-import org.sparknet.api.internal.driver.TestJob;
 import org.sparknet.api.internal.driver.TrainerState;
 import org.sparknet.api.internal.driver.WorkerJobs;
-import org.sparknet.api.internal.wire.RoundSteps;
 import org.sparknet.api.internal.wire.WeightLayout;
 import org.sparknet.api.internal.worker.BlasThreads;
 import org.sparknet.api.internal.worker.WorkerPlan;
@@ -42,8 +39,9 @@ import org.sparknet.api.model.Model;
  * weights ({@code docs/architecture.md} draws one round); {@link #model()} is the result.
  *
  * <p>This class is the front: it holds the run's {@link TrainerState} and wires the pieces. {@link
- * DriverRound} drives a round (with {@link Averaging#ALL_REDUCE}, a barrier stage whose tasks sum
- * among themselves); each worker runs {@link WorkerTasks#train} on its executor, keeping its net.
+ * TrainingRounds} holds the data and runs each round; {@link DriverRound} drives a round (with
+ * {@link Averaging#ALL_REDUCE}, a barrier stage whose tasks sum among themselves); each worker runs
+ * {@link WorkerTasks#train} on its executor, keeping its net.
  *
  * <p><b>Data.</b> The training data is repartitioned to the worker count (left as it is when it
  * already has that many partitions), packed into one shard per partition on the executors and
@@ -70,18 +68,15 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final Net driverNet;
   private final NetInputs inputs;
   private final TrainerState state;
-  private final WorkerPlan plan;
   private final TrainerCheckpoints checkpoints;
   private final StopRules stopRules;
   private final RoundPlan roundPlan;
   private final MetricsLog metricsLog;
+  private final TrainingRounds rounds;
   private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
   private final BroadcastReleaser releaser =
       new BroadcastReleaser("SparkNet broadcast releaser " + trainerId.substring(0, 8));
 
-  private PackedData training;
-  private RoundDriver rounds;
-  private PackedData validation;
   private boolean warmStartDone;
   private int plannedRounds;
   private boolean closed;
@@ -105,10 +100,12 @@ public final class SparkNetTrainer implements AutoCloseable {
       WeightCollection initial = InitialWeights.of(sc, cfg, driverNet);
       WeightLayout layout = WeightLayout.of(initial);
       this.state = new TrainerState(layout, layout.flatten(initial), workers);
-      this.plan = WorkerPlans.of(cfg, trainerId, layout);
+      WorkerPlan plan = WorkerPlans.of(cfg, trainerId, layout);
       this.checkpoints = new TrainerCheckpoints(sc, cfg, trainerId, workers);
       this.stopRules = new StopRules(cfg);
       this.roundPlan = new RoundPlan(cfg);
+      this.rounds =
+          new TrainingRounds(sc, cfg, driverNet, inputs, state, plan, roundPlan, releaser, workers);
       if (cfg.checkpointDir().isPresent()) {
         warmStartDone = checkpoints.resume(cfg.checkpointDir().get(), state);
       }
@@ -129,12 +126,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   private SparkNetTrainer setTraining(JavaRDD<Example> examples, String source) {
     checkOpen();
-    PackedData packed = inputs.training(examples, workers, source);
-    if (training != null) {
-      training.unpersist();
-    }
-    training = packed;
-    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser, rounds);
+    PackedData packed = rounds.setTraining(examples, source);
     LOG.info("Training data: {} examples in {} partitions", packed.total(), packed.partitions());
     return this;
   }
@@ -156,11 +148,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   private SparkNetTrainer setValidation(JavaRDD<Example> examples, String source) {
     checkOpen();
-    PackedData packed = inputs.validation(examples, source);
-    if (validation != null) {
-      validation.unpersist();
-    }
-    validation = packed;
+    rounds.setValidation(examples, source);
     return this;
   }
 
@@ -175,65 +163,23 @@ public final class SparkNetTrainer implements AutoCloseable {
   /** Runs one round and returns its metrics. */
   public RoundMetrics trainRound() {
     checkOpen();
-    if (training == null) {
-      throw new IllegalStateException("No training data: call setTrainingData(...) first");
-    }
+    PackedData training = rounds.requireTraining();
     if (!warmStartDone) {
       warmStartDone = true;
       if (cfg.warmStartSteps() > 0) {
         WarmStart.run(sc, cfg, driverNet, training, state);
       }
     }
-    int r = state.round() + 1;
-    RoundSteps steps = roundPlan.next(state.iteration());
-    if (steps.maxIterations() > 0) {
-      driverNet.setMaxIterations(steps.maxIterations()); // for the learning rate it reports
-    }
-    sc.setJobDescription(RoundResults.jobDescription(r, plannedRounds, roundPlan.tauText()));
-    long start = System.nanoTime();
-    DriverRound.Outcome outcome;
-    try {
-      outcome =
-          rounds.run(
-              state.nextRound(
-                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove(), steps));
-    } finally {
-      sc.setJobDescription(null);
-    }
-    long c0 = System.nanoTime();
-    float[] next = RoundResults.nextWeights(outcome.totals(), rounds, state, r);
-    long combineNanos = outcome.combineNanos() + System.nanoTime() - c0;
-    state.completeRound(next, outcome.totals());
-    long wallMillis = (System.nanoTime() - start) / 1_000_000;
-    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, steps.tau());
-    roundPlan.observe(m);
+    RoundMetrics m = rounds.run(plannedRounds);
     LOG.info("SparkNet {}", m.summary());
     afterRound(m);
     return m;
   }
 
-  /** Validates if due, and assembles the round's metrics. */
-  private RoundMetrics finishRound(
-      DriverRound.Outcome o, long combineNanos, long wallMillis, int tau) {
-    int r = state.round();
-    Map<String, Float> val = Map.of();
-    long valMillis = 0;
-    if (cfg.validationInterval() > 0 && validation != null && r % cfg.validationInterval() == 0) {
-      long v0 = System.nanoTime();
-      val = test();
-      valMillis = (System.nanoTime() - v0) / 1_000_000;
-    }
-    return RoundResults.metrics(o, state, training.total())
-        .learningRate(driverNet.learningRate(Math.max(0, state.iteration() - 1)))
-        .tau(tau)
-        .validation(val)
-        .timings(RoundResults.timings(o, combineNanos, wallMillis, valMillis))
-        .build();
-  }
-
   private void afterRound(RoundMetrics m) {
     if (cfg.checkpointDir().isPresent() && m.round() % cfg.checkpointEvery() == 0) {
-      checkpoints.write(cfg.checkpointDir().get(), state, training, driverNet.hasSolverState());
+      checkpoints.write(
+          cfg.checkpointDir().get(), state, rounds.training(), driverNet.hasSolverState());
     }
     if (metricsLog != null) {
       metricsLog.append(m.toJson());
@@ -311,15 +257,7 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public Map<String, Float> test() {
     checkOpen();
-    if (validation == null) {
-      throw new IllegalStateException("No validation data: call setValidationData(...) first");
-    }
-    sc.setJobDescription("SparkNet test after round " + state.round());
-    try {
-      return roundPlan.timedTest(() -> TestJob.run(sc, plan, state.weights(), validation).means());
-    } finally {
-      sc.setJobDescription(null);
-    }
+    return rounds.test();
   }
 
   /**
@@ -337,7 +275,7 @@ public final class SparkNetTrainer implements AutoCloseable {
         overwrite,
         getWeights(),
         state,
-        training,
+        rounds.training(),
         driverNet.hasSolverState());
   }
 
@@ -383,9 +321,7 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public List<WeightCollection> getWorkerWeights() {
     checkOpen();
-    if (training == null) {
-      throw new IllegalStateException("No training data: call setTrainingData(...) first");
-    }
+    PackedData training = rounds.requireTraining();
     return Arrays.stream(WorkerJobs.weights(training, trainerId, state.layout(), state.round()))
         .map(w -> w == null ? null : state.layout().toCollection(w))
         .toList();
@@ -419,6 +355,7 @@ public final class SparkNetTrainer implements AutoCloseable {
 
   /** Examples in each training partition (empty before training data is set). */
   public long[] trainingPartitionSizes() {
+    PackedData training = rounds.training();
     return training == null ? new long[0] : training.counts();
   }
 
@@ -440,6 +377,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   /** One line for notebooks: net, workers, schedule, averaging, progress and data sizes. */
   @Override
   public String toString() {
+    PackedData training = rounds.training();
     return String.format(
         Locale.ROOT,
         "SparkNetTrainer{net '%s', %,d parameters, %d workers, tau=%s, %s, round %d, iteration %d,"
@@ -467,9 +405,9 @@ public final class SparkNetTrainer implements AutoCloseable {
       return;
     }
     closed = true;
-    RoundDriver.stop(rounds, releaser);
+    rounds.stop();
     WorkerJobs.release(sc, trainerId, workers);
-    PackedData.uncache(sc, training, validation);
+    rounds.uncache();
     RuntimeException failure = null;
     for (Runnable step :
         new Runnable[] {

@@ -1,0 +1,170 @@
+package org.sparknet.api.train;
+
+import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.Net;
+import org.sparknet.api.data.Example;
+import org.sparknet.api.internal.driver.BroadcastReleaser;
+import org.sparknet.api.internal.driver.DriverRound;
+import org.sparknet.api.internal.driver.PackedData;
+import org.sparknet.api.internal.driver.RoundDriver;
+import org.sparknet.api.internal.driver.TestJob;
+import org.sparknet.api.internal.driver.TrainerState;
+import org.sparknet.api.internal.wire.RoundSteps;
+import org.sparknet.api.internal.worker.WorkerPlan;
+
+/**
+ * A trainer's data and the rounds run over it: the packed, cached training and validation sets, the
+ * {@link RoundDriver} built on the training set, one round from the current weights to its metrics,
+ * and the validation job. It is apart from {@link SparkNetTrainer} so that the front keeps the
+ * run's lifecycle (construction, warm start, checkpoints, listeners, close) and this class the work
+ * each round does on Spark; both share the one {@link TrainerState}.
+ */
+final class TrainingRounds {
+  private final JavaSparkContext sc;
+  private final TrainerConfig cfg;
+  private final Net driverNet;
+  private final NetInputs inputs;
+  private final TrainerState state;
+  private final WorkerPlan plan;
+  private final RoundPlan roundPlan;
+  private final BroadcastReleaser releaser;
+  private final int workers;
+
+  private PackedData training;
+  private RoundDriver rounds;
+  private PackedData validation;
+
+  TrainingRounds(
+      JavaSparkContext sc,
+      TrainerConfig cfg,
+      Net driverNet,
+      NetInputs inputs,
+      TrainerState state,
+      WorkerPlan plan,
+      RoundPlan roundPlan,
+      BroadcastReleaser releaser,
+      int workers) {
+    this.sc = sc;
+    this.cfg = cfg;
+    this.driverNet = driverNet;
+    this.inputs = inputs;
+    this.state = state;
+    this.plan = plan;
+    this.roundPlan = roundPlan;
+    this.releaser = releaser;
+    this.workers = workers;
+  }
+
+  /**
+   * Packs {@code examples} as the training data (one job), uncaches the previous set and builds the
+   * round driver on the new one (which stops the previous driver).
+   */
+  PackedData setTraining(JavaRDD<Example> examples, String source) {
+    PackedData packed = inputs.training(examples, workers, source);
+    if (training != null) {
+      training.unpersist();
+    }
+    training = packed;
+    rounds = WorkerPlans.rounds(sc, cfg, plan, packed, releaser, rounds);
+    return packed;
+  }
+
+  /** Packs {@code examples} as the validation data in their own partitioning; uncaches the old. */
+  void setValidation(JavaRDD<Example> examples, String source) {
+    PackedData packed = inputs.validation(examples, source);
+    if (validation != null) {
+      validation.unpersist();
+    }
+    validation = packed;
+  }
+
+  /** The training data, or null before it is set. */
+  PackedData training() {
+    return training;
+  }
+
+  /** The training data; throws when it has not been set. */
+  PackedData requireTraining() {
+    if (training == null) {
+      throw new IllegalStateException("No training data: call setTrainingData(...) first");
+    }
+    return training;
+  }
+
+  /**
+   * Runs one round on the training data, validates if due, and feeds the round plan the metrics.
+   *
+   * @param plannedRounds the round a bounded {@code train} call stops at (0: unbounded), shown in
+   *     the Spark job's description
+   */
+  RoundMetrics run(int plannedRounds) {
+    int r = state.round() + 1;
+    RoundSteps steps = roundPlan.next(state.iteration());
+    if (steps.maxIterations() > 0) {
+      driverNet.setMaxIterations(steps.maxIterations()); // for the learning rate it reports
+    }
+    sc.setJobDescription(RoundResults.jobDescription(r, plannedRounds, roundPlan.tauText()));
+    long start = System.nanoTime();
+    DriverRound.Outcome outcome;
+    try {
+      outcome =
+          rounds.run(
+              state.nextRound(
+                  cfg.deterministic() || training.partitions() <= cfg.treeAggregateAbove(), steps));
+    } finally {
+      sc.setJobDescription(null);
+    }
+    long c0 = System.nanoTime();
+    float[] next = RoundResults.nextWeights(outcome.totals(), rounds, state, r);
+    long combineNanos = outcome.combineNanos() + System.nanoTime() - c0;
+    state.completeRound(next, outcome.totals());
+    long wallMillis = (System.nanoTime() - start) / 1_000_000;
+    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, steps.tau());
+    roundPlan.observe(m);
+    return m;
+  }
+
+  /** Validates if due, and assembles the round's metrics. */
+  private RoundMetrics finishRound(
+      DriverRound.Outcome o, long combineNanos, long wallMillis, int tau) {
+    int r = state.round();
+    Map<String, Float> val = Map.of();
+    long valMillis = 0;
+    if (cfg.validationInterval() > 0 && validation != null && r % cfg.validationInterval() == 0) {
+      long v0 = System.nanoTime();
+      val = test();
+      valMillis = (System.nanoTime() - v0) / 1_000_000;
+    }
+    return RoundResults.metrics(o, state, training.total())
+        .learningRate(driverNet.learningRate(Math.max(0, state.iteration() - 1)))
+        .tau(tau)
+        .validation(val)
+        .timings(RoundResults.timings(o, combineNanos, wallMillis, valMillis))
+        .build();
+  }
+
+  /** Tests the current weights on the whole validation set (see {@link SparkNetTrainer#test}). */
+  Map<String, Float> test() {
+    if (validation == null) {
+      throw new IllegalStateException("No validation data: call setValidationData(...) first");
+    }
+    sc.setJobDescription("SparkNet test after round " + state.round());
+    try {
+      return roundPlan.timedTest(() -> TestJob.run(sc, plan, state.weights(), validation).means());
+    } finally {
+      sc.setJobDescription(null);
+    }
+  }
+
+  /** Stops the round driver (when there is one) and closes the broadcast releaser. */
+  void stop() {
+    RoundDriver.stop(rounds, releaser);
+  }
+
+  /** Uncaches the training and validation data. */
+  void uncache() {
+    PackedData.uncache(sc, training, validation);
+  }
+}
