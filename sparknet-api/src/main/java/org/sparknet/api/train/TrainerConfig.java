@@ -1,12 +1,13 @@
 package org.sparknet.api.train;
 
+import static org.sparknet.api.train.Checks.finite;
+import static org.sparknet.api.train.Checks.fraction;
 import static org.sparknet.api.train.Checks.name;
 import static org.sparknet.api.train.Checks.nonNegative;
 import static org.sparknet.api.train.Checks.positive;
 import static org.sparknet.api.train.Checks.positiveNumber;
 
 import java.io.Serializable;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.sparknet.api.NetDefinition;
@@ -224,25 +225,10 @@ public final class TrainerConfig implements Serializable {
     return groupSize;
   }
 
+  /** One line: engine, tau schedule, workers, averaging, seed and the settings not at default. */
   @Override
   public String toString() {
-    String schedule =
-        adaptiveTau()
-            ? String.format(
-                Locale.ROOT, "tau adaptive (≤ %d, overhead ≤ %.1f %%)", tauMax, 100 * maxOverhead)
-            : tau > 0 ? "tau " + tau + " steps" : "tau " + tauSeconds + " s";
-    return String.format(
-        Locale.ROOT,
-        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s%s}",
-        netDefinition.engine(),
-        schedule,
-        workers == 0 ? "default" : workers,
-        averaging,
-        seed,
-        groupSize > 1 ? ", groups of " + groupSize : "",
-        compression != Compression.NONE ? ", compress " + compression.cliName() : "",
-        deterministic ? ", deterministic" : "",
-        timeBudget != null ? ", " + timeBudget : "");
+    return ConfigSummary.of(this);
   }
 
   /** Builds a {@link TrainerConfig}. */
@@ -286,16 +272,14 @@ public final class TrainerConfig implements Serializable {
 
     /** Solver steps each worker runs per round (default 50). */
     public Builder optTau(int steps) {
-      positive(steps, "tau (steps per round)");
-      this.tau = steps;
+      this.tau = positive(steps, "tau (steps per round)");
       this.tauSeconds = 0;
       return this;
     }
 
     /** Each worker trains for this many seconds per round instead of a fixed number of steps. */
     public Builder optTauSeconds(double seconds) {
-      positiveNumber(seconds, "tauSeconds (seconds)");
-      this.tauSeconds = seconds;
+      this.tauSeconds = positiveNumber(seconds, "tauSeconds (seconds)");
       this.tau = 0;
       this.maxOverhead = 0;
       return this;
@@ -310,13 +294,9 @@ public final class TrainerConfig implements Serializable {
      * @param maxOverhead a fraction in (0, 1), for example 0.05
      */
     public Builder optAdaptiveTau(double maxOverhead, int tauMax) {
-      if (!(maxOverhead > 0 && maxOverhead < 1)) {
-        throw new IllegalArgumentException(
-            "maxOverhead must be a fraction in (0, 1), for example 0.05, but was " + maxOverhead);
-      }
-      positive(tauMax, "tauMax");
+      fraction(maxOverhead, "maxOverhead");
+      this.tauMax = positive(tauMax, "tauMax");
       this.maxOverhead = maxOverhead;
-      this.tauMax = tauMax;
       if (tau == 0) {
         tau = 50;
         tauSeconds = 0;
@@ -332,8 +312,7 @@ public final class TrainerConfig implements Serializable {
 
     /** Number of workers: the training data is repartitioned to this many partitions. */
     public Builder optWorkers(int workers) {
-      positive(workers, "workers");
-      this.workers = workers;
+      this.workers = positive(workers, "workers");
       return this;
     }
 
@@ -344,8 +323,7 @@ public final class TrainerConfig implements Serializable {
 
     /** Steps a net on the driver trains on a sample of the data before the first round. */
     public Builder optWarmStartSteps(int steps) {
-      nonNegative(steps, "warmStartSteps");
-      this.warmStartSteps = steps;
+      this.warmStartSteps = nonNegative(steps, "warmStartSteps");
       return this;
     }
 
@@ -372,27 +350,23 @@ public final class TrainerConfig implements Serializable {
 
     /** Validate over the whole validation set every {@code rounds} rounds. */
     public Builder optValidationInterval(int rounds) {
-      positive(rounds, "validationInterval (rounds)");
-      this.validationInterval = rounds;
+      this.validationInterval = positive(rounds, "validationInterval (rounds)");
       return this;
     }
 
     public Builder optMaxRounds(int rounds) {
-      positive(rounds, "maxRounds");
-      this.maxRounds = rounds;
+      this.maxRounds = positive(rounds, "maxRounds");
       return this;
     }
 
     /** Stop once the workers have passed over the training data this many times (may be 0.5). */
     public Builder optMaxEpochs(double epochs) {
-      positiveNumber(epochs, "maxEpochs");
-      this.maxEpochs = epochs;
+      this.maxEpochs = positiveNumber(epochs, "maxEpochs");
       return this;
     }
 
     public Builder optMaxIterations(long iterations) {
-      positive(iterations, "maxIterations");
-      this.maxIterations = iterations;
+      this.maxIterations = positive(iterations, "maxIterations");
       return this;
     }
 
@@ -408,17 +382,13 @@ public final class TrainerConfig implements Serializable {
      */
     public Builder optTargetMetric(String name, double value) {
       this.targetMetric = name(name, "target metric");
-      if (!Double.isFinite(value)) {
-        throw new IllegalArgumentException("Target value must be finite but was " + value);
-      }
-      this.targetValue = value;
+      this.targetValue = finite(value, "Target value");
       return this;
     }
 
     /** Stop after this many validations without improvement of the target metric (or loss). */
     public Builder optEarlyStoppingPatience(int validations) {
-      positive(validations, "earlyStoppingPatience (validations)");
-      this.earlyStoppingPatience = validations;
+      this.earlyStoppingPatience = positive(validations, "earlyStoppingPatience (validations)");
       return this;
     }
 
@@ -439,8 +409,7 @@ public final class TrainerConfig implements Serializable {
     }
 
     public Builder optCheckpointEvery(int rounds) {
-      positive(rounds, "checkpointEvery (rounds)");
-      this.checkpointEvery = rounds;
+      this.checkpointEvery = positive(rounds, "checkpointEvery (rounds)");
       return this;
     }
 
@@ -461,8 +430,7 @@ public final class TrainerConfig implements Serializable {
 
     /** Use treeAggregate above this many partitions (default 16). */
     public Builder optTreeAggregateAbove(int partitions) {
-      nonNegative(partitions, "treeAggregateAbove");
-      this.treeAggregateAbove = partitions;
+      this.treeAggregateAbove = nonNegative(partitions, "treeAggregateAbove");
       return this;
     }
 
@@ -472,28 +440,13 @@ public final class TrainerConfig implements Serializable {
      * every step; give each task as many cores ({@code spark.task.cpus}). Default 1.
      */
     public Builder optGroupSize(int size) {
-      positive(size, "groupSize (solvers per worker)");
-      this.groupSize = size;
+      this.groupSize = positive(size, "groupSize (solvers per worker)");
       return this;
     }
 
     public TrainerConfig build() {
-      if (netDefinition == null) {
-        throw new IllegalStateException(
-            "TrainerConfig needs a net definition: call setNetDefinition(...) before build()");
-      }
-      if (deterministic) {
-        DeterministicTraining.check(tauSeconds, maxOverhead, averaging, timeBudget);
-      }
-      if (targetMetric != null && validationInterval == 0) {
-        throw new IllegalArgumentException(
-            "Target metric '" + targetMetric + "' needs optValidationInterval(rounds)");
-      }
-      if (earlyStoppingPatience > 0 && validationInterval == 0) {
-        throw new IllegalArgumentException(
-            "Early stopping needs optValidationInterval(rounds) to measure progress");
-      }
-      return new TrainerConfig(this);
+      ConfigRules.requireNet(netDefinition);
+      return ConfigRules.checked(new TrainerConfig(this));
     }
   }
 }
