@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.train.Averaging;
-import org.sparknet.api.train.RoundMetrics;
-import org.sparknet.api.train.SparkNetTrainer;
 
 /**
  * Section 21: time to accuracy of the synchronous modes (plain, all-reduce) against the
@@ -18,13 +16,12 @@ final class AsyncTtaSection {
   private static final double TARGET_ACCURACY = 0.85;
 
   private final BenchRun run;
-  private final double budget;
-  private final double testEvery;
+  private final TimedCurve.Settings timing;
 
   AsyncTtaSection(BenchRun run) {
     this.run = run;
-    this.budget = run.opt().quick() ? 10 : 60;
-    this.testEvery = run.opt().quick() ? 2 : 10;
+    boolean quick = run.opt().quick();
+    this.timing = new TimedCurve.Settings(quick ? 10 : 60, quick ? 2 : 10, TARGET_ACCURACY);
   }
 
   void run() {
@@ -32,13 +29,16 @@ final class AsyncTtaSection {
     Sgemm.setThreads(1);
     NetDefinition def = BenchRun.lenet();
     StringBuilder rows = new StringBuilder();
+    double budget = timing.budgetSeconds();
     for (Averaging avg :
         List.of(
             Averaging.PLAIN,
             Averaging.ALL_REDUCE,
             Averaging.downpour(),
             Averaging.asyncElastic(TimeToAccuracySection.EASGD_ALPHA))) {
-      rows.append(row(avg, train(def, avg)));
+      TimedCurve c = TimedCurve.train(run, BenchRun.config(def, TAU, 2).optAveraging(avg), timing);
+      log("async tta %s: best %.4f, last %.4f", avg, c.accuracy().best(), c.accuracy().last());
+      rows.append(row(avg, c));
     }
     StringBuilder md = new StringBuilder("### 21. Asynchronous training: time to accuracy\n\n");
     md.append(
@@ -54,7 +54,7 @@ final class AsyncTtaSection {
                 + " |%n|---|---:|---:|---:|---:|---|%n",
             TAU,
             budget,
-            testEvery,
+            timing.testEverySeconds(),
             TimeToAccuracySection.EASGD_ALPHA,
             Averaging.DEFAULT_STALENESS,
             load,
@@ -65,36 +65,9 @@ final class AsyncTtaSection {
     run.write("loop-async-tta", md);
   }
 
-  private record Curve(AccuracyCurve accuracy, long seen) {}
-
-  private Curve train(NetDefinition def, Averaging avg) {
-    List<Double> xs = new java.util.ArrayList<>();
-    List<Double> ys = new java.util.ArrayList<>();
-    long seen = 0;
-    try (SparkNetTrainer t = run.trainer(BenchRun.config(def, TAU, 2).optAveraging(avg))) {
-      t.setTrainingData(run.trainRdd());
-      t.setValidationData(run.testRdd());
-      double clock = 0;
-      double lastTest = 0;
-      while (clock < budget) {
-        RoundMetrics m = t.trainRound();
-        clock += m.wallMillis() / 1000.0;
-        seen += m.examples();
-        if (clock - lastTest >= testEvery || clock >= budget) {
-          lastTest = clock;
-          xs.add(clock);
-          ys.add((double) t.test().get("accuracy"));
-        }
-      }
-    }
-    Curve c = new Curve(new AccuracyCurve(xs, ys), seen);
-    log("async tta %s: best %.4f, last %.4f", avg, c.accuracy().best(), c.accuracy().last());
-    return c;
-  }
-
-  private String row(Averaging avg, Curve curve) {
+  private String row(Averaging avg, TimedCurve curve) {
     AccuracyCurve c = curve.accuracy();
-    double reached = c.reaching(TARGET_ACCURACY);
+    double budget = timing.budgetSeconds();
     return String.format(
         Locale.ROOT,
         "| %s | %s | %s | %.4f | %.1f | %s |%n",
@@ -102,7 +75,7 @@ final class AsyncTtaSection {
         c.at(budget / 2),
         c.at(budget),
         c.best(),
-        (double) curve.seen() / run.train().count(),
-        Double.isNaN(reached) ? "not reached" : String.format(Locale.ROOT, "%.0f s", reached));
+        curve.epochs(),
+        curve.timeToTargetCell("%.0f s"));
   }
 }

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.train.Averaging;
-import org.sparknet.api.train.RoundMetrics;
-import org.sparknet.api.train.SparkNetTrainer;
 
 /**
  * Section 9: test accuracy against training time for plain averaging and EASGD at each tau, and
@@ -22,19 +20,16 @@ final class TimeToAccuracySection {
   private static final double TARGET_ACCURACY = 0.91;
 
   private final BenchRun run;
-  private final double budget;
-  private final double testEvery;
+  private final TimedCurve.Settings timing;
   private final StringBuilder rows = new StringBuilder();
   private final List<BenchCharts.Run> runs = new ArrayList<>();
 
   TimeToAccuracySection(BenchRun run) {
     this.run = run;
-    this.budget = run.opt().ttaSeconds();
-    this.testEvery = run.opt().quick() ? 2 : 15;
+    this.timing =
+        new TimedCurve.Settings(
+            run.opt().ttaSeconds(), run.opt().quick() ? 2 : 15, TARGET_ACCURACY);
   }
-
-  /** Test accuracy at training seconds, and the examples trained on. */
-  private record Curve(AccuracyCurve accuracy, long seen) {}
 
   void run() {
     String load = Machine.loadAverage();
@@ -42,16 +37,18 @@ final class TimeToAccuracySection {
     NetDefinition def = BenchRun.lenet();
     for (int tau : run.opt().ttaTaus()) {
       for (Averaging avg : List.of(Averaging.PLAIN, Averaging.elastic(EASGD_ALPHA))) {
-        Curve c = train(def, tau, avg);
+        TimedCurve c =
+            TimedCurve.train(run, BenchRun.config(def, tau, 2).optAveraging(avg), timing);
         String averaging = avg.isElastic() ? "EASGD α=" + EASGD_ALPHA : "plain";
         String name = String.format(Locale.ROOT, "tau=%d, %s", tau, averaging);
-        double reached = c.accuracy().reaching(TARGET_ACCURACY);
         log(
             "tta %s: best %.4f, last %.4f, %s",
             name,
             c.accuracy().best(),
             c.accuracy().last(),
-            Double.isNaN(reached) ? "target not reached" : "0.91 at " + Math.round(reached) + " s");
+            c.reachedTarget()
+                ? "0.91 at " + Math.round(c.timeToTarget()) + " s"
+                : "target not reached");
         runs.add(
             new BenchCharts.Run(
                 name,
@@ -65,33 +62,9 @@ final class TimeToAccuracySection {
     report(load);
   }
 
-  /** Trains until the budget of round wall time is spent, testing every {@code testEvery} s. */
-  private Curve train(NetDefinition def, int tau, Averaging avg) {
-    List<Double> xs = new ArrayList<>();
-    List<Double> ys = new ArrayList<>();
-    long seen = 0;
-    try (SparkNetTrainer t = run.trainer(BenchRun.config(def, tau, 2).optAveraging(avg))) {
-      t.setTrainingData(run.trainRdd());
-      t.setValidationData(run.testRdd());
-      double clock = 0;
-      double lastTest = 0;
-      while (clock < budget) {
-        RoundMetrics m = t.trainRound();
-        clock += m.wallMillis() / 1000.0;
-        seen += m.examples();
-        if (clock - lastTest >= testEvery || clock >= budget) {
-          lastTest = clock;
-          xs.add(clock);
-          ys.add((double) t.test().get("accuracy"));
-        }
-      }
-    }
-    return new Curve(new AccuracyCurve(xs, ys), seen);
-  }
-
-  private String row(int tau, String averaging, Curve curve) {
+  private String row(int tau, String averaging, TimedCurve curve) {
     AccuracyCurve c = curve.accuracy();
-    double reached = c.reaching(TARGET_ACCURACY);
+    double budget = timing.budgetSeconds();
     return String.format(
         Locale.ROOT,
         "| %d | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |%n",
@@ -102,11 +75,12 @@ final class TimeToAccuracySection {
         c.at(budget),
         c.last(),
         c.best(),
-        (double) curve.seen() / run.train().count(),
-        Double.isNaN(reached) ? "not reached" : String.format(Locale.ROOT, "**%.0f s**", reached));
+        curve.epochs(),
+        curve.timeToTargetCell("**%.0f s**"));
   }
 
   private void report(String load) {
+    double budget = timing.budgetSeconds();
     Path png = null;
     if (run.opt().plot() != null) {
       png = run.opt().plot().resolveSibling("time-to-accuracy.png");
@@ -125,7 +99,7 @@ final class TimeToAccuracySection {
                 + " cores. Load average %s before.%n%n",
             budget,
             EASGD_ALPHA,
-            testEvery,
+            timing.testEverySeconds(),
             TARGET_ACCURACY,
             load));
     md.append(
