@@ -7,11 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +19,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.sparknet.api.internal.checkpoint.Checkpoint;
 import org.sparknet.api.internal.checkpoint.CheckpointDir;
-import org.sparknet.apps.testing.CliFixtures;
 
 /**
  * {@code train --averaging allreduce} on the loopback standalone cluster (two workers of one core,
@@ -49,8 +45,6 @@ class AllReduceClusterIT {
   private static final int BATCH = 64;
   private static final int ROUNDS = 6;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(4);
-  private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
-  private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
 
   /**
    * After one round both runs average the same two workers' weights (LeNet's are all below 1 in
@@ -66,18 +60,12 @@ class AllReduceClusterIT {
    */
   private static final double ROUNDS_BOUND = 0.02;
 
-  private StandaloneCluster cluster;
-  private Path jar;
-  private Path data;
-  private Path solver;
-  private Path log4j;
+  private TrainingCluster cluster;
   private Run allReduce;
 
   private record Run(Path out, String log) {
     double accuracy() {
-      Matcher m = ACCURACY.matcher(log);
-      assertTrue(m.find(), "no final accuracy in:\n" + log);
-      return Double.parseDouble(m.group(1));
+      return TrainingCluster.accuracy(log);
     }
 
     float[] weights(int rounds) throws IOException {
@@ -90,31 +78,17 @@ class AllReduceClusterIT {
     }
 
     List<Long> examplesPerRound() throws IOException {
-      List<Long> n = new ArrayList<>();
-      for (String line : Files.readAllLines(out.resolve("metrics.jsonl"))) {
-        Matcher m = EXAMPLES.matcher(line);
-        assertTrue(m.find(), line);
-        n.add(Long.parseLong(m.group(1)));
-      }
-      return n;
+      return TrainingCluster.examplesPerRound(out);
     }
   }
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster = StandaloneCluster.start(WORKERS, "1g");
-    jar = StandaloneCluster.shadedJar();
-    data = cluster.dir().resolve("data");
-    CliFixtures.fashionMnistSubset(data, 6000, 2000);
-    solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
-    log4j = cluster.dir().resolve("driver-log4j2.properties");
-    Files.writeString(
-        log4j,
-        Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties"))
-            + "\nlogger.tsm.name = org.apache.spark.scheduler.TaskSetManager\n"
-            + "logger.tsm.level = info\n"
-            + "logger.ar.name = org.sparknet.api.internal.driver.AllReduceRound\n"
-            + "logger.ar.level = info\n");
+    cluster =
+        TrainingCluster.start(
+            WORKERS,
+            "org.apache.spark.scheduler.TaskSetManager",
+            "org.sparknet.api.internal.driver.AllReduceRound");
   }
 
   @AfterAll
@@ -186,9 +160,9 @@ class AllReduceClusterIT {
     Run ref = allReduce();
     Path out = cluster.dir().resolve("executor-kill");
     SparkSubmitProcess driver = submit("executor-kill", out, "allreduce", Map.of(), WORKERS);
-    awaitRounds(driver, out, 3);
+    TrainingCluster.awaitRounds(driver, out, 3, RUN_TIMEOUT);
     Thread.sleep(250);
-    ProcessHandle busy = busiestExecutor();
+    ProcessHandle busy = cluster.busiestExecutor(WORKERS);
     ProcessTree.kill(busy, Duration.ofSeconds(10));
     assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
     Run r = new Run(out, driver.output());
@@ -260,66 +234,16 @@ class AllReduceClusterIT {
       String name, Path out, String averaging, Map<String, String> conf, int workers, int rounds)
       throws IOException {
     List<String> args =
-        List.of(
-            "train",
-            "--solver",
-            solver.toString(),
-            "--train",
-            data.resolve("train-images-idx3-ubyte").toString(),
-            "--test",
-            data.resolve("t10k-images-idx3-ubyte").toString(),
-            "--format",
-            "idx",
-            "--workers",
-            Integer.toString(workers),
-            "--tau",
-            Integer.toString(TAU),
-            "--rounds",
-            Integer.toString(rounds),
+        cluster.trainArgs(
+            out,
+            workers,
+            TAU,
+            rounds,
             "--averaging",
             averaging,
             "--deterministic",
             "--checkpoint",
-            out.resolve("checkpoints").toString(),
-            "--output",
-            out.toString());
-    return cluster.submit(name, jar, conf, log4j, args);
-  }
-
-  private static void awaitRounds(SparkSubmitProcess driver, Path out, int rounds)
-      throws Exception {
-    Path metrics = out.resolve("metrics.jsonl");
-    long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
-    while (!Files.exists(metrics) || Files.readAllLines(metrics).size() < rounds) {
-      assertTrue(
-          driver.isAlive(), "driver exited before round " + rounds + ":\n" + driver.output());
-      assertTrue(System.nanoTime() < deadline, "no round " + rounds + ":\n" + driver.output());
-      Thread.sleep(20);
-    }
-  }
-
-  /** The executor that used the most CPU in the last 150 ms: one running a round's task. */
-  private ProcessHandle busiestExecutor() throws InterruptedException {
-    List<ProcessHandle> all = new ArrayList<>();
-    for (int w = 0; w < WORKERS; w++) {
-      all.addAll(cluster.executors(w));
-    }
-    assertTrue(!all.isEmpty(), "no executors");
-    long[] before = all.stream().mapToLong(AllReduceClusterIT::cpuMillis).toArray();
-    Thread.sleep(150);
-    int best = 0;
-    long bestDelta = -1;
-    for (int i = 0; i < all.size(); i++) {
-      long d = cpuMillis(all.get(i)) - before[i];
-      if (d > bestDelta) {
-        bestDelta = d;
-        best = i;
-      }
-    }
-    return all.get(best);
-  }
-
-  private static long cpuMillis(ProcessHandle p) {
-    return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
+            out.resolve("checkpoints").toString());
+    return cluster.submit(name, conf, args);
   }
 }

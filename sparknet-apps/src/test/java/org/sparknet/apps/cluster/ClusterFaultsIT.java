@@ -66,8 +66,6 @@ class ClusterFaultsIT {
   private static final int BATCH = 64; // lenet_train_test.prototxt's training batch
   private static final int ROUNDS = 8;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
-  private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
-  private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
   private static final Pattern RESUMED = Pattern.compile("Resumed from round (\\d+)");
 
   /** TaskSchedulerImpl's line for an executor lost; group 1 is its host. */
@@ -86,11 +84,8 @@ class ClusterFaultsIT {
   /** The trainer's warning when a partition's solver could not continue (SparkNetTrainer). */
   private static final String RESTARTED = "restarted (momentum and iteration from zero)";
 
+  private TrainingCluster training;
   private StandaloneCluster cluster;
-  private Path jar;
-  private Path data;
-  private Path solver;
-  private Path log4j;
   private Run reference;
   private String referenceFailure;
 
@@ -101,20 +96,12 @@ class ClusterFaultsIT {
     }
 
     double accuracy() {
-      Matcher m = ACCURACY.matcher(log);
-      assertTrue(m.find(), "no final accuracy in:\n" + log);
-      return Double.parseDouble(m.group(1));
+      return TrainingCluster.accuracy(log);
     }
 
     /** Examples trained on in each round, from metrics.jsonl (the trainer's RoundMetrics). */
     List<Long> examplesPerRound() throws IOException {
-      List<Long> out = new ArrayList<>();
-      for (String line : Files.readAllLines(this.out.resolve("metrics.jsonl"))) {
-        Matcher m = EXAMPLES.matcher(line);
-        assertTrue(m.find(), line);
-        out.add(Long.parseLong(m.group(1)));
-      }
-      return out;
+      return TrainingCluster.examplesPerRound(out);
     }
 
     /** Each partition's position in its data after the last round (the trainer's examplesFed). */
@@ -125,24 +112,15 @@ class ClusterFaultsIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster = StandaloneCluster.start(WORKERS, "1g");
-    jar = StandaloneCluster.shadedJar();
-    data = cluster.dir().resolve("data");
-    CliFixtures.fashionMnistSubset(data, 6000, 2000);
-    solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
-    // The launcher's logging plus the task scheduler's INFO lines (task attempts, speculation).
-    log4j = cluster.dir().resolve("driver-log4j2.properties");
-    Files.writeString(
-        log4j,
-        Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties"))
-            + "\nlogger.tsm.name = org.apache.spark.scheduler.TaskSetManager\n"
-            + "logger.tsm.level = info\n");
+    // The task scheduler's INFO lines: task attempts, speculation.
+    training = TrainingCluster.start(WORKERS, "org.apache.spark.scheduler.TaskSetManager");
+    cluster = training.cluster();
   }
 
   @AfterAll
   void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
+    if (training != null) {
+      training.close();
     }
   }
 
@@ -323,14 +301,12 @@ class ClusterFaultsIT {
               "3",
               "--output",
               hdfs.uri("/run"));
-      SparkSubmitProcess driver = cluster.submit("hdfs", jar, Map.of(), log4j, args);
+      SparkSubmitProcess driver = training.submit("hdfs", Map.of(), args);
       assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
       assertTrue(hdfs.bytes("/run/final.caffemodel").length > 431_080 * 4, "LeNet's weights");
       long read = hdfs.bytesRead() - readBefore;
       assertTrue(read >= 4000L * 784, "the DataNode served " + read + " bytes");
-      Matcher m = ACCURACY.matcher(driver.output());
-      assertTrue(m.find(), driver.output());
-      double accuracy = Double.parseDouble(m.group(1));
+      double accuracy = TrainingCluster.accuracy(driver.output());
       System.out.println("ClusterFaultsIT: from HDFS, accuracy " + accuracy + ", read " + read);
       assertTrue(accuracy > 0.65, "LeNet learned too little from HDFS: " + accuracy);
     }
@@ -392,41 +368,20 @@ class ClusterFaultsIT {
   private SparkSubmitProcess submit(String name, Path out, Map<String, String> conf)
       throws IOException {
     List<String> args =
-        List.of(
-            "train",
-            "--solver",
-            solver.toString(),
-            "--train",
-            data.resolve("train-images-idx3-ubyte").toString(),
-            "--test",
-            data.resolve("t10k-images-idx3-ubyte").toString(),
-            "--format",
-            "idx",
-            "--workers",
-            Integer.toString(WORKERS),
-            "--tau",
-            Integer.toString(TAU),
-            "--rounds",
-            Integer.toString(ROUNDS),
+        training.trainArgs(
+            out,
+            WORKERS,
+            TAU,
+            ROUNDS,
             "--deterministic",
             "--checkpoint",
-            out.resolve("checkpoints").toString(),
-            "--output",
-            out.toString());
-    return cluster.submit(name, jar, conf, log4j, args);
+            out.resolve("checkpoints").toString());
+    return training.submit(name, conf, args);
   }
 
-  /** Waits until the driver has logged {@code rounds} rounds to OUT/metrics.jsonl. */
   private static void awaitRounds(SparkSubmitProcess driver, Path out, int rounds)
       throws Exception {
-    Path metrics = out.resolve("metrics.jsonl");
-    long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
-    while (!Files.exists(metrics) || Files.readAllLines(metrics).size() < rounds) {
-      assertTrue(
-          driver.isAlive(), "driver exited before round " + rounds + ":\n" + driver.output());
-      assertTrue(System.nanoTime() < deadline, "no round " + rounds + ":\n" + driver.output());
-      Thread.sleep(20);
-    }
+    TrainingCluster.awaitRounds(driver, out, rounds, RUN_TIMEOUT);
   }
 
   /**

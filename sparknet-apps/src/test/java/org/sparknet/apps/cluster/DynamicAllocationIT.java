@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.sparknet.apps.testing.CliFixtures;
 
 /**
  * Training on an elastic cluster: {@code spark.dynamicAllocation.enabled=true} with shuffle
@@ -42,8 +40,6 @@ class DynamicAllocationIT {
   private static final int ROUNDS = 5;
   private static final int TAU = 300;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
-  private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
-  private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
 
   /** DAGScheduler's line for a stage of the training rounds' RDD; group 1 is the stage. */
   private static final Pattern TRAINING_STAGE =
@@ -59,29 +55,16 @@ class DynamicAllocationIT {
   private static final Pattern RELEASED =
       Pattern.compile("Executors? [\\d,]+ removed due to idle timeout");
 
-  private StandaloneCluster cluster;
-  private Path jar;
-  private Path data;
-  private Path solver;
-  private Path log4j;
+  private TrainingCluster cluster;
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster = StandaloneCluster.start(2, "1g");
-    jar = StandaloneCluster.shadedJar();
-    data = cluster.dir().resolve("data");
-    CliFixtures.fashionMnistSubset(data, 6000, 2000);
-    solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
-    log4j = cluster.dir().resolve("driver-log4j2.properties");
-    Files.writeString(
-        log4j,
-        Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties"))
-            + "\nlogger.tsm.name = org.apache.spark.scheduler.TaskSetManager\n"
-            + "logger.tsm.level = info\n"
-            + "logger.dag.name = org.apache.spark.scheduler.DAGScheduler\n"
-            + "logger.dag.level = info\n"
-            + "logger.eam.name = org.apache.spark.ExecutorAllocationManager\n"
-            + "logger.eam.level = info\n");
+    cluster =
+        TrainingCluster.start(
+            2,
+            "org.apache.spark.scheduler.TaskSetManager",
+            "org.apache.spark.scheduler.DAGScheduler",
+            "org.apache.spark.ExecutorAllocationManager");
   }
 
   @AfterAll
@@ -110,13 +93,17 @@ class DynamicAllocationIT {
     Set<Integer> executors = trainingExecutors(elastic);
     assertTrue(executors.size() >= 2, "training tasks ran on executors " + executors + " only");
     assertEquals(
-        examplesPerRound(cluster.dir().resolve("fixed")),
-        examplesPerRound(cluster.dir().resolve("elastic")),
+        TrainingCluster.examplesPerRound(cluster.dir().resolve("fixed")),
+        TrainingCluster.examplesPerRound(cluster.dir().resolve("elastic")),
         "examples per round (a partition's round lost or counted twice)");
     System.out.printf(
         "DynamicAllocationIT: training tasks ran on executors %s; accuracy %.4f (fixed %.4f)%n",
-        executors, accuracy(elastic), accuracy(fixed));
-    assertEquals(accuracy(fixed), accuracy(elastic), 0.005, "accuracy on an elastic cluster");
+        executors, TrainingCluster.accuracy(elastic), TrainingCluster.accuracy(fixed));
+    assertEquals(
+        TrainingCluster.accuracy(fixed),
+        TrainingCluster.accuracy(elastic),
+        0.005,
+        "accuracy on an elastic cluster");
   }
 
   /**
@@ -156,28 +143,9 @@ class DynamicAllocationIT {
 
   private SparkSubmitProcess submit(String name, Map<String, String> conf, List<String> extra)
       throws IOException {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "train",
-                "--solver",
-                solver.toString(),
-                "--train",
-                data.resolve("train-images-idx3-ubyte").toString(),
-                "--test",
-                data.resolve("t10k-images-idx3-ubyte").toString(),
-                "--format",
-                "idx",
-                "--workers",
-                Integer.toString(WORKERS),
-                "--tau",
-                Integer.toString(TAU),
-                "--rounds",
-                Integer.toString(ROUNDS),
-                "--output",
-                cluster.dir().resolve(name).toString()));
-    args.addAll(extra);
-    return cluster.submit(name, jar, conf, log4j, args);
+    Path out = cluster.dir().resolve(name);
+    return cluster.submit(
+        name, conf, cluster.trainArgs(out, WORKERS, TAU, ROUNDS, extra.toArray(String[]::new)));
   }
 
   /** The executors that ran tasks of the training rounds' stages. */
@@ -196,21 +164,5 @@ class DynamicAllocationIT {
       }
     }
     return out;
-  }
-
-  private static List<Long> examplesPerRound(Path out) throws IOException {
-    List<Long> n = new ArrayList<>();
-    for (String line : Files.readAllLines(out.resolve("metrics.jsonl"))) {
-      Matcher m = EXAMPLES.matcher(line);
-      assertTrue(m.find(), line);
-      n.add(Long.parseLong(m.group(1)));
-    }
-    return n;
-  }
-
-  private static double accuracy(String log) {
-    Matcher m = ACCURACY.matcher(log);
-    assertTrue(m.find(), "no final accuracy in:\n" + log);
-    return Double.parseDouble(m.group(1));
   }
 }

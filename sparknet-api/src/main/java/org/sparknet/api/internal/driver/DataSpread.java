@@ -85,7 +85,7 @@ final class DataSpread {
               + " (partition=executor: {}); they are cached again where this round's tasks run,"
               + " and the partitions that move restart their solvers",
           round,
-          added ? "dynamic allocation added an executor" : "an executor was lost",
+          elastic && added ? "dynamic allocation added an executor" : "an executor was lost",
           holders);
       data.recache();
     }

@@ -1,0 +1,179 @@
+package org.sparknet.apps.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.sparknet.apps.testing.CliFixtures;
+
+/**
+ * A loopback standalone cluster set up for {@code train} runs under spark-submit: the shaded jar,
+ * 6,000/2,000 Fashion-MNIST images as IDX files, Caffe's unchanged LeNet solver, and a driver
+ * logging configuration that adds the INFO lines of the loggers a test reads (task attempts,
+ * allocation, the trainer's rounds). The cluster ITs share it so that each states only its
+ * scenario: the cluster settings and the {@code train} options that differ.
+ */
+final class TrainingCluster implements AutoCloseable {
+  private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
+  private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
+
+  private final StandaloneCluster cluster;
+  private final Path jar;
+  private final Path data;
+  private final Path solver;
+  private final Path log4j;
+
+  private TrainingCluster(StandaloneCluster cluster, Path jar, Path log4j) throws IOException {
+    this.cluster = cluster;
+    this.jar = jar;
+    this.log4j = log4j;
+    this.data = cluster.dir().resolve("data");
+    CliFixtures.fashionMnistSubset(data, 6000, 2000);
+    this.solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
+  }
+
+  /**
+   * Starts {@code workers} Spark workers of one core and 1 GB, the driver logging {@code
+   * infoLoggers} (logger names) at INFO besides the launcher's own configuration.
+   */
+  static TrainingCluster start(int workers, String... infoLoggers) throws Exception {
+    StandaloneCluster cluster = StandaloneCluster.start(workers, "1g");
+    try {
+      Path log4j = cluster.dir().resolve("driver-log4j2.properties");
+      StringBuilder conf =
+          new StringBuilder(
+              Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties")));
+      for (int i = 0; i < infoLoggers.length; i++) {
+        conf.append("\nlogger.test").append(i).append(".name = ").append(infoLoggers[i]);
+        conf.append("\nlogger.test").append(i).append(".level = info\n");
+      }
+      Files.writeString(log4j, conf);
+      return new TrainingCluster(cluster, StandaloneCluster.shadedJar(), log4j);
+    } catch (Exception | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  StandaloneCluster cluster() {
+    return cluster;
+  }
+
+  Path dir() {
+    return cluster.dir();
+  }
+
+  Path jar() {
+    return jar;
+  }
+
+  Path log4j() {
+    return log4j;
+  }
+
+  /**
+   * {@code train} of LeNet on the local IDX files with {@code workers}, {@code tau} and {@code
+   * rounds}, writing to {@code out}; {@code more} options are appended.
+   */
+  List<String> trainArgs(Path out, int workers, int tau, int rounds, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--solver",
+                solver.toString(),
+                "--train",
+                data.resolve("train-images-idx3-ubyte").toString(),
+                "--test",
+                data.resolve("t10k-images-idx3-ubyte").toString(),
+                "--format",
+                "idx",
+                "--workers",
+                Integer.toString(workers),
+                "--tau",
+                Integer.toString(tau),
+                "--rounds",
+                Integer.toString(rounds),
+                "--output",
+                out.toString()));
+    args.addAll(List.of(more));
+    return args;
+  }
+
+  /** Submits {@code args} as app {@code name} with {@code conf} added to Spark's settings. */
+  SparkSubmitProcess submit(String name, Map<String, String> conf, List<String> args)
+      throws IOException {
+    return cluster.submit(name, jar, conf, log4j, args);
+  }
+
+  /** Waits until the driver has logged {@code rounds} rounds to OUT/metrics.jsonl. */
+  static void awaitRounds(SparkSubmitProcess driver, Path out, int rounds, Duration timeout)
+      throws Exception {
+    Path metrics = out.resolve("metrics.jsonl");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.exists(metrics) || Files.readAllLines(metrics).size() < rounds) {
+      assertTrue(
+          driver.isAlive(), "driver exited before round " + rounds + ":\n" + driver.output());
+      assertTrue(System.nanoTime() < deadline, "no round " + rounds + ":\n" + driver.output());
+      Thread.sleep(20);
+    }
+  }
+
+  /** The final test accuracy the CLI printed in {@code log}. */
+  static double accuracy(String log) {
+    Matcher m = ACCURACY.matcher(log);
+    assertTrue(m.find(), "no final accuracy in:\n" + log);
+    return Double.parseDouble(m.group(1));
+  }
+
+  /** Examples trained on in each round, from OUT/metrics.jsonl (the trainer's RoundMetrics). */
+  static List<Long> examplesPerRound(Path out) throws IOException {
+    List<Long> n = new ArrayList<>();
+    for (String line : Files.readAllLines(out.resolve("metrics.jsonl"))) {
+      Matcher m = EXAMPLES.matcher(line);
+      assertTrue(m.find(), line);
+      n.add(Long.parseLong(m.group(1)));
+    }
+    return n;
+  }
+
+  /**
+   * The executor of the first {@code workers} Spark workers that used the most CPU in the next 150
+   * ms: one running a round's task.
+   */
+  ProcessHandle busiestExecutor(int workers) throws InterruptedException {
+    List<ProcessHandle> all = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      all.addAll(cluster.executors(w));
+    }
+    assertTrue(!all.isEmpty(), "no executors");
+    long[] before = all.stream().mapToLong(TrainingCluster::cpuMillis).toArray();
+    Thread.sleep(150);
+    int best = 0;
+    long bestDelta = -1;
+    for (int i = 0; i < all.size(); i++) {
+      long d = cpuMillis(all.get(i)) - before[i];
+      if (d > bestDelta) {
+        bestDelta = d;
+        best = i;
+      }
+    }
+    return all.get(best);
+  }
+
+  private static long cpuMillis(ProcessHandle p) {
+    return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
+  }
+
+  @Override
+  public void close() {
+    cluster.close();
+  }
+}
