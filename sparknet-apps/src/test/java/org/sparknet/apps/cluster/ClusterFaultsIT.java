@@ -145,7 +145,7 @@ class ClusterFaultsIT {
     SparkSubmitProcess driver = submit("executor-kill", out, Map.of());
     awaitRounds(driver, out, 3);
     Thread.sleep(250); // into round 4's solver steps (a round takes about a second)
-    ProcessHandle busy = busiestExecutor();
+    ProcessHandle busy = training.busiestExecutor(WORKERS);
     ProcessTree.kill(busy, Duration.ofSeconds(10));
     assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
     Run r = new Run(out, out.resolve("checkpoints"), driver.output());
@@ -418,41 +418,16 @@ class ClusterFaultsIT {
   /** Waits until {@code p} used at least 60 ms of CPU in a 100 ms window: a round's steps. */
   private static void awaitBusy(ProcessHandle p) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    long before = cpuMillis(p);
+    long before = TrainingCluster.cpuMillis(p);
     while (System.nanoTime() < deadline) {
       Thread.sleep(100);
-      long now = cpuMillis(p);
+      long now = TrainingCluster.cpuMillis(p);
       if (now - before >= 60) {
         return;
       }
       before = now;
     }
     throw new AssertionError("executor " + p.pid() + " never became busy");
-  }
-
-  /** The executor that used the most CPU in the last 150 ms: the one running a round's task. */
-  private ProcessHandle busiestExecutor() throws InterruptedException {
-    List<ProcessHandle> all = new ArrayList<>();
-    for (int w = 0; w < WORKERS; w++) {
-      all.addAll(cluster.executors(w));
-    }
-    assertFalse(all.isEmpty(), "no executors");
-    long[] before = all.stream().mapToLong(ClusterFaultsIT::cpuMillis).toArray();
-    Thread.sleep(150);
-    int best = 0;
-    long bestDelta = -1;
-    for (int i = 0; i < all.size(); i++) {
-      long d = cpuMillis(all.get(i)) - before[i];
-      if (d > bestDelta) {
-        bestDelta = d;
-        best = i;
-      }
-    }
-    return all.get(best);
-  }
-
-  private static long cpuMillis(ProcessHandle p) {
-    return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
   }
 
   private static Checkpoint latest(Path dir) throws IOException {

@@ -168,7 +168,7 @@ final class TrainingCluster implements AutoCloseable {
     return all.get(best);
   }
 
-  private static long cpuMillis(ProcessHandle p) {
+  static long cpuMillis(ProcessHandle p) {
     return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
   }
 
