@@ -343,68 +343,7 @@ public final class WeightCollection implements Serializable {
 
   /** Describes how the structure of {@code other} differs from this one, or null if it does not. */
   public String structureDifference(WeightCollection other) {
-    List<String> problems = new ArrayList<>();
-    List<String> missing = new ArrayList<>();
-    for (String k : layers.keySet()) {
-      if (!other.layers.containsKey(k)) {
-        missing.add(k);
-      }
-    }
-    List<String> extra = new ArrayList<>();
-    for (String k : other.layers.keySet()) {
-      if (!layers.containsKey(k)) {
-        extra.add(k);
-      }
-    }
-    if (!missing.isEmpty()) {
-      problems.add("missing layers " + missing);
-    }
-    if (!extra.isEmpty()) {
-      problems.add("unexpected layers " + extra);
-    }
-    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
-      List<Tensor> theirs = other.layers.get(e.getKey());
-      if (theirs == null) {
-        continue;
-      }
-      List<Tensor> mine = e.getValue();
-      if (mine.size() != theirs.size()) {
-        problems.add(
-            "layer '" + e.getKey() + "' has " + theirs.size() + " arrays, expected " + mine.size());
-        continue;
-      }
-      for (int i = 0; i < mine.size(); i++) {
-        if (!mine.get(i).shape.equals(theirs.get(i).shape)) {
-          problems.add(
-              "layer '"
-                  + e.getKey()
-                  + "' array "
-                  + i
-                  + " has shape "
-                  + theirs.get(i).shape
-                  + ", expected "
-                  + mine.get(i).shape);
-        }
-      }
-    }
-    if (problems.isEmpty()
-        && !List.copyOf(layers.keySet()).equals(List.copyOf(other.layers.keySet()))) {
-      problems.add(
-          "layer order differs: expected "
-              + layers.keySet()
-              + " but found "
-              + other.layers.keySet());
-    }
-    if (problems.isEmpty()) {
-      return null;
-    }
-    return "Weight collections differ: "
-        + String.join("; ", problems)
-        + " (expected layers "
-        + layers.keySet()
-        + ", found "
-        + other.layers.keySet()
-        + ")";
+    return WeightDifferences.ofStructure(layers, other.layers);
   }
 
   /**
@@ -412,39 +351,7 @@ public final class WeightCollection implements Serializable {
    * atol + rtol * |b|} (b from {@code other}); otherwise a description of the first difference.
    */
   public String differenceFrom(WeightCollection other, double rtol, double atol) {
-    String structural = structureDifference(other);
-    if (structural != null) {
-      return structural;
-    }
-    for (Map.Entry<String, List<Tensor>> e : layers.entrySet()) {
-      List<Tensor> mine = e.getValue();
-      List<Tensor> theirs = other.layers.get(e.getKey());
-      for (int i = 0; i < mine.size(); i++) {
-        float[] a = mine.get(i).data;
-        float[] b = theirs.get(i).data;
-        for (int j = 0; j < a.length; j++) {
-          double d = Math.abs((double) a[j] - b[j]);
-          if (!(d <= atol + rtol * Math.abs(b[j]))) {
-            return "layer '"
-                + e.getKey()
-                + "' array "
-                + i
-                + " index "
-                + j
-                + ": this has "
-                + a[j]
-                + ", the other has "
-                + b[j]
-                + " (rtol "
-                + rtol
-                + ", atol "
-                + atol
-                + ")";
-          }
-        }
-      }
-    }
-    return null;
+    return WeightDifferences.ofValues(layers, other.layers, rtol, atol);
   }
 
   /** True when {@link #differenceFrom} finds no difference. */
