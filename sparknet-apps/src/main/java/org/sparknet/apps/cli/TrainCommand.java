@@ -10,7 +10,6 @@ import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.SparkNetTrainer;
-import org.sparknet.api.train.TimeBudget;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.plot.Axis;
 import org.sparknet.apps.plot.TrainingCurves;
@@ -153,12 +152,15 @@ public final class TrainCommand implements Callable<Integer> {
 
   @Mixin TimeBudgetOption timeBudget = new TimeBudgetOption();
 
+  /** Reads the options above; holds no state of its own. */
+  private final TrainerSetup setup = new TrainerSetup(this);
+
   @Override
   public Integer call() {
     // Everything that can be checked before Spark starts is checked here (exit 2).
     dataOptions.dataFormat(); // a bad name fails first, naming the accepted ones
     checkNumbers();
-    Averaging avg = averaging();
+    Averaging avg = setup.averaging();
     DataInput trainSet =
         DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
     DataInput testSet = testData == null ? null : testData.open(dataOptions);
@@ -198,7 +200,7 @@ public final class TrainCommand implements Callable<Integer> {
             ? sparkOptions.workers
             : TaskSlots.local(sparkOptions.master, groupSize);
     // The config's own checks before Spark starts; a cluster's slots are known only after.
-    config(def, avg, settings, metricsFile, Math.max(1, slots));
+    setup.config(def, avg, settings, metricsFile, Math.max(1, slots));
     try (StopSignals signals = StopSignals.install()) {
       return run(
           new Plan(
@@ -258,7 +260,7 @@ public final class TrainCommand implements Callable<Integer> {
             sparkOptions.master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
     try {
       int w = slots > 0 ? slots : TaskSlots.ofSession(spark, groupSize);
-      TrainerConfig cfg = config(p.def(), p.avg(), p.settings(), p.files().metrics(), w);
+      TrainerConfig cfg = setup.config(p.def(), p.avg(), p.settings(), p.files().metrics(), w);
       out.printf(
           "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %s%n",
           p.def().netText() != null ? "net" : "solver",
@@ -305,7 +307,7 @@ public final class TrainCommand implements Callable<Integer> {
                     trainer,
                     p.settings(),
                     rounds,
-                    plannedRounds(p.settings()),
+                    setup.plannedRounds(p.settings()),
                     p.testSet() != null,
                     new Snapshots(p.def(), p.settings(), out),
                     signals,
@@ -324,25 +326,6 @@ public final class TrainCommand implements Callable<Integer> {
     if (p.files().plot() != null && !curves.isEmpty()) {
       p.files().plot().write(curves.toFigure().toPng(), true);
     }
-  }
-
-  /**
-   * The rounds the run will take, for the ETA: --rounds, or max_iter over a fixed tau; 0: unknown.
-   */
-  private int plannedRounds(SolverSettings s) {
-    int byIter = 0;
-    long maxIter = s.maxIter().value();
-    if (maxIter > 0 && tau.seconds == null && !AdaptiveTauOptions.isAuto(tau.steps)) {
-      byIter = (int) Math.min(Integer.MAX_VALUE, (maxIter + tauSteps() - 1) / tauSteps());
-    }
-    if (rounds == null) {
-      return byIter;
-    }
-    return byIter == 0 ? rounds : Math.min(rounds, byIter);
-  }
-
-  private int tauSteps() {
-    return AdaptiveTauOptions.steps(tau.steps);
   }
 
   private void checkNumbers() {
@@ -390,82 +373,6 @@ public final class TrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
     }
-  }
-
-  private TrainerConfig config(
-      NetDefinition def, Averaging avg, SolverSettings s, StoragePath metricsFile, int w) {
-    TrainerConfig.Builder config =
-        TrainerConfig.builder()
-            .setNetDefinition(def)
-            .optWorkers(w)
-            .optAveraging(avg)
-            .optMetricsFile(metricsFile.toString())
-            .optGroupSize(groupSize);
-    if (rounds != null) {
-      config.optMaxRounds(rounds);
-    }
-    if (s.maxIter().value() > 0) {
-      config.optMaxIterations(s.maxIter().value()); // no round runs past it
-    }
-    TimeBudget budget = timeBudget.budget(null);
-    if (budget != null) {
-      config.optTimeBudget(budget);
-    }
-    tauOptions.apply(config, tau.steps, tau.seconds);
-    config.optCompress(compressOption.compression());
-    if (checkpoint != null) {
-      config.optCheckpointDir(outputOption(checkpoint, "--checkpoint").toString());
-    }
-    if (deterministic) {
-      if (tau.seconds != null || AdaptiveTauOptions.isAuto(tau.steps)) {
-        throw new IllegalArgumentException(
-            "--deterministic needs --tau STEPS; "
-                + (tau.seconds != null ? "--tau-seconds" : "--tau auto")
-                + " depends on the machine's speed");
-      }
-      if (timeBudget.given()) {
-        throw new IllegalArgumentException(
-            "--deterministic cannot be combined with --time-budget: the steps it plans depend on"
-                + " the machine's speed; use --max-iter");
-      }
-      config.optDeterministic(true);
-    }
-    return config.build();
-  }
-
-  private Averaging averaging() {
-    boolean elastic = averaging.equals("easgd") || averaging.equals("easgd-async");
-    boolean async = averaging.equals("downpour") || averaging.equals("easgd-async");
-    if (!elastic && !async && !averaging.equals("plain") && !averaging.equals("allreduce")) {
-      throw new IllegalArgumentException(
-          "--averaging must be plain, easgd, allreduce, downpour or easgd-async but was '"
-              + averaging
-              + "'");
-    }
-    if (elastic != (alpha != null)) {
-      throw new IllegalArgumentException(
-          elastic
-              ? "--averaging " + averaging + " needs --alpha A (0 <= A <= 1)"
-              : "--alpha applies only to --averaging easgd or easgd-async");
-    }
-    if (staleness != null && !async) {
-      throw new IllegalArgumentException(
-          "--staleness applies only to --averaging downpour or easgd-async");
-    }
-    if (async && deterministic) {
-      throw new IllegalArgumentException(
-          "--deterministic cannot be combined with --averaging "
-              + averaging
-              + ": the order of the asynchronous pushes depends on timing");
-    }
-    int s = staleness == null ? Averaging.DEFAULT_STALENESS : staleness;
-    return switch (averaging) {
-      case "allreduce" -> Averaging.ALL_REDUCE;
-      case "easgd" -> Averaging.elastic(alpha);
-      case "downpour" -> Averaging.downpour(s);
-      case "easgd-async" -> Averaging.asyncElastic(alpha, s);
-      default -> Averaging.PLAIN;
-    };
   }
 
   static String format(Map<String, Float> metrics) {
