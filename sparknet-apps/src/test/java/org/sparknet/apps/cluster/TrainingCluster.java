@@ -86,23 +86,19 @@ final class TrainingCluster implements AutoCloseable {
     List<String> args =
         new ArrayList<>(
             List.of(
-                "train",
-                "--solver",
-                solver.toString(),
-                "--train",
-                data.resolve("train-images-idx3-ubyte").toString(),
-                "--test",
-                data.resolve("t10k-images-idx3-ubyte").toString(),
-                "--format",
-                "idx",
-                "--workers",
-                Integer.toString(workers),
-                "--tau",
-                Integer.toString(tau),
-                "--rounds",
-                Integer.toString(rounds),
-                "--output",
-                out.toString()));
+                CliFixtures.trainArgs(
+                    solver,
+                    data,
+                    "--format",
+                    "idx",
+                    "--workers",
+                    Integer.toString(workers),
+                    "--tau",
+                    Integer.toString(tau),
+                    "--rounds",
+                    Integer.toString(rounds),
+                    "--output",
+                    out.toString())));
     args.addAll(List.of(more));
     return args;
   }
