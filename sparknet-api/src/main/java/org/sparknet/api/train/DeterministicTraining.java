@@ -1,6 +1,7 @@
 package org.sparknet.api.train;
 
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.internal.driver.RoundDriver;
 
 /** What deterministic training ({@code TrainerConfig.optDeterministic}) cannot be combined with. */
 final class DeterministicTraining {
@@ -42,7 +43,7 @@ final class DeterministicTraining {
    * restarts its solver there.
    */
   static void checkCluster(JavaSparkContext sc) {
-    if (sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false)) {
+    if (RoundDriver.dynamicAllocation(sc)) {
       throw new IllegalArgumentException(
           "Deterministic training (optDeterministic, --deterministic) keeps every partition on"
               + " one executor's net, which dynamic allocation (spark.dynamicAllocation.enabled="

@@ -19,7 +19,7 @@ final class BarrierChecks {
    */
   static void check(JavaSparkContext sc, int partitions) {
     SparkConf conf = sc.getConf();
-    if (conf.getBoolean("spark.dynamicAllocation.enabled", false)) {
+    if (RoundDriver.dynamicAllocation(sc)) {
       throw new IllegalArgumentException(
           "--averaging allreduce (Averaging.ALL_REDUCE) runs each round as a Spark barrier stage,"
               + " which Spark refuses with dynamic allocation (spark.dynamicAllocation.enabled="

@@ -47,12 +47,7 @@ final class DataSpread {
   DataSpread(JavaSparkContext sc, PackedData data) {
     this.sc = sc;
     this.data = data;
-    this.elastic = dynamicAllocation(sc);
-  }
-
-  /** Whether Spark adds and releases {@code sc}'s executors as its tasks need them. */
-  static boolean dynamicAllocation(JavaSparkContext sc) {
-    return sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
+    this.elastic = RoundDriver.dynamicAllocation(sc);
   }
 
   /**

@@ -20,6 +20,14 @@ public interface RoundDriver {
   /** Ends what runs between rounds (an asynchronous job); the synchronous rounds hold nothing. */
   default void stop() {}
 
+  /**
+   * Whether Spark adds and releases {@code sc}'s executors as its tasks need them ({@code
+   * spark.dynamicAllocation.enabled}): what decides how rounds may use the executors.
+   */
+  static boolean dynamicAllocation(JavaSparkContext sc) {
+    return sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
+  }
+
   /** Stops {@code rounds} (when there are any) and closes {@code releaser} (when given). */
   static void stop(RoundDriver rounds, BroadcastReleaser releaser) {
     try {
