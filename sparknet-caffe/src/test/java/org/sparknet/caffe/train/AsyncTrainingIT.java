@@ -42,25 +42,12 @@ class AsyncTrainingIT {
   }
 
   static String leNet(int batch) {
-    return "name: \"lenet-small\"\n"
-        + "layer { name: \"in\" type: \"Input\" top: \"data\" top: \"label\"\n"
-        + "  input_param { shape { dim: "
-        + batch
-        + " dim: 1 dim: 28 dim: 28 } shape { dim: "
-        + batch
-        + " } } }\n"
-        + "layer { name: \"conv1\" type: \"Convolution\" bottom: \"data\" top: \"conv1\"\n"
-        + "  convolution_param { num_output: 8 kernel_size: 5\n"
-        + "    weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } } }\n"
-        + "layer { name: \"pool1\" type: \"Pooling\" bottom: \"conv1\" top: \"pool1\"\n"
-        + "  pooling_param { pool: MAX kernel_size: 2 stride: 2 } }\n"
-        + "layer { name: \"ip1\" type: \"InnerProduct\" bottom: \"pool1\" top: \"ip1\"\n"
-        + "  inner_product_param { num_output: 10\n"
-        + "    weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } } }\n"
-        + "layer { name: \"loss\" type: \"SoftmaxWithLoss\" bottom: \"ip1\" bottom: \"label\""
-        + " top: \"loss\" }\n"
-        + "layer { name: \"accuracy\" type: \"Accuracy\" bottom: \"ip1\" bottom: \"label\""
-        + " top: \"accuracy\" }\n";
+    return CaffeTrainerIT.smallLeNet(
+        "lenet-small",
+        batch,
+        8,
+        "layer { name: \"accuracy\" type: \"Accuracy\" bottom: \"ip1\" bottom: \"label\""
+            + " top: \"accuracy\" }\n");
   }
 
   private static NetDefinition definition() {

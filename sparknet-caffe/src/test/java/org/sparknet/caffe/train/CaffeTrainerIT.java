@@ -64,7 +64,17 @@ class CaffeTrainerIT {
   }
 
   static String miniLeNet(int batch) {
-    return "name: \"minilenet\"\n"
+    return smallLeNet("minilenet", batch, 4);
+  }
+
+  /**
+   * LeNet's layer types at a fraction of its size: one convolution of {@code filters} filters, max
+   * pooling, one inner product and the loss; {@code extra} (prototxt layers) is appended.
+   */
+  static String smallLeNet(String name, int batch, int filters, String... extra) {
+    return "name: \""
+        + name
+        + "\"\n"
         + "layer { name: \"in\" type: \"Input\" top: \"data\" top: \"label\"\n"
         + "  input_param { shape { dim: "
         + batch
@@ -72,7 +82,9 @@ class CaffeTrainerIT {
         + batch
         + " } } }\n"
         + "layer { name: \"conv1\" type: \"Convolution\" bottom: \"data\" top: \"conv1\"\n"
-        + "  convolution_param { num_output: 4 kernel_size: 5\n"
+        + "  convolution_param { num_output: "
+        + filters
+        + " kernel_size: 5\n"
         + "    weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } } }\n"
         + "layer { name: \"pool1\" type: \"Pooling\" bottom: \"conv1\" top: \"pool1\"\n"
         + "  pooling_param { pool: MAX kernel_size: 2 stride: 2 } }\n"
@@ -80,7 +92,8 @@ class CaffeTrainerIT {
         + "  inner_product_param { num_output: 10\n"
         + "    weight_filler { type: \"xavier\" } bias_filler { type: \"constant\" } } }\n"
         + "layer { name: \"loss\" type: \"SoftmaxWithLoss\" bottom: \"ip1\" bottom: \"label\""
-        + " top: \"loss\" }\n";
+        + " top: \"loss\" }\n"
+        + String.join("", extra);
   }
 
   static NetDefinition definition(String solver, int batch) {
