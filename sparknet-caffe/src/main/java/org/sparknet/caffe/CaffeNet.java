@@ -1,6 +1,5 @@
 package org.sparknet.caffe;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +9,9 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.bytedeco.caffe.Caffe;
-import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatNet;
 import org.bytedeco.caffe.FloatSGDSolver;
 import org.bytedeco.caffe.NetParameter;
-import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.BatchFeeder;
 import org.sparknet.api.Net;
@@ -62,7 +59,8 @@ import org.sparknet.ndarray.Shape;
  * internal} classes over the native objects: {@code InputFeeder} (batches into the input blobs),
  * {@code LearnableParams} (weights and their views), {@code SolverStates} (iteration and history),
  * {@code TrainedLayers} (.caffemodel contents), {@code CheckedStep} (a solver step whose forward
- * outputs are checked before the backward pass) and {@code Divergence} (those checks).
+ * outputs are checked before the backward pass) and {@code Divergence} (those checks); and, in this
+ * package, {@code TestPhaseNet} (the TEST net's passes, on the net this class owns).
  *
  * <p>Native memory: the solver (with the train net) and the TEST-phase net, which shares the
  * trained layers. {@link #close()} frees both. Caffe's mode and device are per thread: every public
@@ -78,9 +76,9 @@ public final class CaffeNet implements Net {
   private final FloatNet testNet;
   private final LearnableParams params; // owned (learnable) params, net order
   private final LossTerms lossTerms;
-  private final List<String> testOutputs;
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private final InputFeeder inputs;
+  private final TestPhaseNet testPhase;
   private final SolverStates solverStates;
   private final CheckedStep step;
   private boolean closed;
@@ -93,6 +91,7 @@ public final class CaffeNet implements Net {
     CaffeRuntime.useDevice(deviceId);
     FloatSGDSolver s = null;
     FloatNet t = null;
+    List<String> testOutputs;
     try (PointerScope scope = new PointerScope()) {
       s = Solvers.create(plan);
       NetParameter tp = new NetParameter();
@@ -105,7 +104,7 @@ public final class CaffeNet implements Net {
       this.params = LearnableParams.of(train, plan.netName());
       this.lossTerms = LossTerms.of(train);
       this.step = new CheckedStep(s, Divergence.of(train, params));
-      this.testOutputs = outputNames(t);
+      testOutputs = TestPhaseNet.outputNames(t);
       checkInputs(train, Phase.TRAIN);
       checkInputs(t, Phase.TEST);
       if (deviceId >= 0) {
@@ -134,6 +133,7 @@ public final class CaffeNet implements Net {
     }
     this.transforms = tr;
     this.inputs = new InputFeeder(plan, tr);
+    this.testPhase = new TestPhaseNet(t, plan.netName(), inputs, testOutputs);
     this.solverStates = new SolverStates(s, params, plan.netName(), plan.solverType());
   }
 
@@ -154,15 +154,6 @@ public final class CaffeNet implements Net {
       DryRun.check(definition);
     }
     return new CaffeNet(definition, plan);
-  }
-
-  private static List<String> outputNames(FloatNet net) {
-    List<String> out = new ArrayList<>();
-    IntPointer idx = net.output_blob_indices();
-    for (int i = 0; i < net.num_outputs(); i++) {
-      out.add(net.blob_names().get(idx.get(i)).getString());
-    }
-    return List.copyOf(out);
   }
 
   private void checkInputs(FloatNet net, Phase phase) {
@@ -280,20 +271,7 @@ public final class CaffeNet implements Net {
     return onDevice(
         () -> {
           checkSteps(numSteps, feeder);
-          Map<String, Double> sums = new LinkedHashMap<>();
-          for (int i = 0; i < numSteps; i++) {
-            inputs.feed(testNet, Phase.TEST, feeder);
-            testNet.Forward();
-            for (String name : testOutputs) {
-              FloatBlob b = testNet.blob_by_name(name);
-              if (b.count() == 1) {
-                sums.merge(name, (double) b.cpu_data().get(0), Double::sum);
-              }
-            }
-          }
-          Map<String, Float> out = new LinkedHashMap<>();
-          sums.forEach((k, v) -> out.put(k, (float) (v / numSteps)));
-          return out;
+          return testPhase.test(numSteps, feeder);
         });
   }
 
@@ -303,38 +281,10 @@ public final class CaffeNet implements Net {
     Objects.requireNonNull(blobs, "blobs");
     // Copies go to the heap first: an NDArray allocated inside a PointerScope would be freed
     // when the scope closes.
-    Map<String, Tensor> copies =
-        onDevice(
-            () -> {
-              checkBlobsExist(blobs);
-              inputs.feed(testNet, Phase.TEST, feeder);
-              testNet.Forward();
-              Map<String, Tensor> out = new LinkedHashMap<>();
-              for (String name : blobs) {
-                FloatBlob b = testNet.blob_by_name(name);
-                float[] data = new float[b.count()];
-                b.cpu_data().get(data);
-                out.put(name, new Tensor(BlobShapes.of(b), data));
-              }
-              return out;
-            });
+    Map<String, Tensor> copies = onDevice(() -> testPhase.forward(feeder, blobs));
     Map<String, NDArray> out = new LinkedHashMap<>();
     copies.forEach((k, t) -> out.put(k, NDArray.create(t.data(), t.shape().dims())));
     return out;
-  }
-
-  private void checkBlobsExist(List<String> blobs) {
-    for (String name : blobs) {
-      if (!testNet.has_blob(name)) {
-        List<String> names = new ArrayList<>();
-        for (long i = 0; i < testNet.blob_names().size(); i++) {
-          names.add(testNet.blob_names().get(i).getString());
-        }
-        throw new IllegalArgumentException(
-            String.format(
-                "Net '%s' (TEST phase) has no blob '%s'; it has %s", plan.netName(), name, names));
-      }
-    }
   }
 
   @Override
