@@ -2,25 +2,17 @@ package org.sparknet.apps.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
-import org.apache.spark.util.LongAccumulator;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.DataFormat;
+import org.sparknet.api.data.DataRequest;
+import org.sparknet.api.data.DataSource;
 import org.sparknet.api.data.Example;
-import org.sparknet.api.data.FeatureColumns;
+import org.sparknet.api.data.ReadPlan;
+import org.sparknet.api.data.SampleHints;
 import org.sparknet.api.storage.StoragePath;
-import org.sparknet.apps.data.CifarDataset;
-import org.sparknet.apps.data.CifarFile;
-import org.sparknet.apps.data.DataFormat;
-import org.sparknet.apps.data.IdxDataset;
-import org.sparknet.apps.data.IdxInput;
-import org.sparknet.apps.data.ImageFolder;
 import org.sparknet.apps.data.ImageTransform;
 import org.sparknet.apps.data.MeanImage;
 import org.sparknet.caffe.CaffeDataLayers;
@@ -33,25 +25,14 @@ import org.sparknet.caffe.CaffeDataLayers;
 final class DataInput {
   private final DataFormat format;
   private final String option;
-  private final IdxDataset idx;
-  private final CifarDataset cifar;
-  private final ImageFolder images;
-  private final String parquet;
-  private LongAccumulator skipped;
+  private final String uri;
+  private final DataSource source;
 
-  private DataInput(
-      DataFormat format,
-      String option,
-      IdxDataset idx,
-      CifarDataset cifar,
-      ImageFolder images,
-      String parquet) {
+  private DataInput(DataFormat format, DataRequest request, DataSource source) {
     this.format = format;
-    this.option = option;
-    this.idx = idx;
-    this.cifar = cifar;
-    this.images = images;
-    this.parquet = parquet;
+    this.option = request.option();
+    this.uri = request.uri();
+    this.source = source;
   }
 
   /**
@@ -66,48 +47,18 @@ final class DataInput {
       String labelsOption,
       boolean labelsRequired) {
     DataFormat f = o.dataFormat();
-    if (labelsUri != null && f != DataFormat.IDX) {
-      throw new IllegalArgumentException(labelsOption + " applies only to --format idx");
-    }
-    switch (f) {
-      case IDX -> {
-        StoragePath imgs = IdxInput.file(uri, option);
-        StoragePath labels = IdxInput.labels(imgs, labelsUri, labelsOption, labelsRequired);
-        return new DataInput(
-            f,
-            option,
-            labels == null ? IdxDataset.openUnlabelled(imgs) : IdxDataset.open(imgs, labels, 256),
-            null,
-            null,
-            null);
-      }
-      case CIFAR, CIFAR100 -> {
-        List<StoragePath> files = new ArrayList<>();
-        for (String part : uri.split(",")) {
-          files.add(IdxInput.file(part.strip(), option));
-        }
-        CifarFile.Variant v =
-            f == DataFormat.CIFAR ? CifarFile.Variant.CIFAR10 : CifarFile.Variant.CIFAR100;
-        boolean coarse = f == DataFormat.CIFAR100 && o.cifar100Label.equals("coarse");
-        return new DataInput(f, option, null, CifarDataset.openAt(files, v, coarse), null, null);
-      }
-      case IMAGES -> {
-        ImageFolder folder = ImageFolder.open(IdxInput.existing(uri, option));
-        if (labelsRequired && !folder.labelled()) {
-          throw new IllegalArgumentException(
-              option
-                  + " folder "
-                  + uri
-                  + " has no class subfolders; training and testing need one subfolder per"
-                  + " class");
-        }
-        return new DataInput(f, option, null, null, folder, null);
-      }
-      default -> {
-        StoragePath p = IdxInput.existing(uri, option);
-        return new DataInput(f, option, null, null, null, p.toString());
-      }
-    }
+    return open(
+        f, new DataRequest(uri, option, labelsUri, labelsOption, labelsRequired, o.settings()));
+  }
+
+  /** Opens what {@code r} names as {@code f}. */
+  static DataInput open(DataFormat f, DataRequest r) {
+    return new DataInput(f, r, f.open(r));
+  }
+
+  /** The option and URI, e.g. "--train data/train.bin", for messages. */
+  String describe() {
+    return option + " " + uri;
   }
 
   DataFormat format() {
@@ -116,23 +67,18 @@ final class DataInput {
 
   /** Examples, or -1 when only Spark can tell (Parquet). */
   long count() {
-    return idx != null
-        ? idx.count()
-        : cifar != null ? cifar.count() : images != null ? images.count() : -1;
+    return source.count();
   }
 
   /** Class names (images), else null. */
   List<String> classes() {
-    return images == null ? null : images.classes();
+    return source.classes();
   }
 
   /** The number of examples for messages (after skipped images, once they were read). */
   String describeCount() {
     long n = count();
-    if (n >= 0 && skipped != null) {
-      n -= skipped.value();
-    }
-    return n < 0 ? "Parquet" : String.format("%,d", n);
+    return n < 0 ? format.name() : String.format("%,d", n);
   }
 
   /**
@@ -143,83 +89,51 @@ final class DataInput {
    */
   Loading setup(NetOptions n, DataOptions o) {
     o.check(format);
-    if (format == DataFormat.IDX) {
-      return idxLoading(n);
+    if (format.kind() == DataFormat.Kind.RAW) {
+      return rawLoading(n);
     }
     CaffeFiles files = n.files();
     CaffeDataLayers.Rewritten nt = rewriteDataLayers(files, n, o);
     MeanImage mean = nt.meanFile() == null ? null : MeanImage.read(nt.meanFile());
-    int crop = nt.cropSize();
-    int h;
-    int w;
-    List<Integer> shape;
-    switch (format) {
-      case CIFAR, CIFAR100 -> {
-        h = CifarFile.SIDE;
-        w = CifarFile.SIDE;
-        shape = List.of(CifarFile.CHANNELS, h, w);
-      }
-      case IMAGES -> {
-        if (o.imageSize != null) {
-          h = o.imageSize.get(0);
-          w = o.imageSize.get(1);
-        } else if (mean != null) {
-          h = mean.height();
-          w = mean.width();
-        } else if (crop > 0) {
-          h = crop;
-          w = crop;
-        } else if (n.sampleShape != null && n.sampleShape.size() == 3) {
-          h = n.sampleShape.get(1);
-          w = n.sampleShape.get(2);
-        } else if (nt.inputShape() != null) {
-          h = nt.inputShape().get(1);
-          w = nt.inputShape().get(2);
-        } else {
-          throw new IllegalArgumentException(
-              "The net's data layers do not say the image size: pass --image-size H,W (or"
-                  + " --crop N)");
-        }
-        shape = List.of(3, h, w);
-      }
-      default -> {
-        if (mean != null) {
-          throw new IllegalArgumentException(
-              "The net's transform_param has a mean_file, which SparkNet does not subtract from"
-                  + " Parquet data (its rows are flat vectors); remove it from the net"
-                  + " (--mean-value works)");
-        }
-        h = 0;
-        w = 0;
-        shape = n.sampleShape != null ? n.sampleShape : nt.inputShape();
-        if (shape == null) {
-          throw new IllegalArgumentException(
-              "The shape of one example of Parquet data is not known: pass --sample-shape C,H,W"
-                  + " (for a flat vector of N values: 1,1,N)");
-        }
-      }
+    if (mean != null && format.kind() != DataFormat.Kind.IMAGE) {
+      throw new IllegalArgumentException(
+          "The net's transform_param has a mean_file, which SparkNet does not subtract from "
+              + format.name()
+              + " data (its rows are flat vectors); remove it from the net"
+              + " (--mean-value works)");
     }
+    int crop = nt.cropSize();
+    List<Integer> meanShape =
+        mean == null ? null : List.of(mean.channels(), mean.height(), mean.width());
+    List<Integer> shape =
+        source.sampleShape(
+            new SampleHints(o.imageSize, meanShape, crop, n.sampleShape, nt.inputShape()));
+    boolean resized = format.settings().contains("image-size");
+    int h = format.kind() == DataFormat.Kind.IMAGE ? shape.get(1) : 0;
+    int w = format.kind() == DataFormat.Kind.IMAGE ? shape.get(2) : 0;
     if (crop > 0 && h > 0) {
       new ImageTransform(crop, false, false, 0).check(h, w, option + " data");
     }
     if (mean != null) {
-      mean.check(3, h, w, "the images of " + option);
+      mean.check(shape.get(0), h, w, "the images of " + option);
     }
-    if (format != DataFormat.PARQUET && n.sampleShape != null && !n.sampleShape.equals(shape)) {
+    if (format.kind() == DataFormat.Kind.IMAGE
+        && n.sampleShape != null
+        && !n.sampleShape.equals(shape)) {
       throw new IllegalArgumentException(
           "--sample-shape "
               + n.sampleShape
               + " does not match the "
               + shape
               + " examples that --format "
-              + format.cliName()
-              + " gives after resizing (uncropped: the net crops)");
+              + format.name()
+              + (resized ? " gives after resizing (uncropped: the net crops)" : " holds"));
     }
     NetDefinition def =
         n.definition(new CaffeFiles(nt.solverText(), nt.netText(), files.netSource()), shape);
     // Only the mean image is subtracted at load time; crops and flips are the net's, per batch,
     // so one transform serves both phases.
-    return new Loading(def, n.scale(), h, w, new ImageTransform(0, false, false, 0, mean));
+    return new Loading(def, n.scale(), resized ? h : 0, resized ? w : 0, mean);
   }
 
   /**
@@ -243,78 +157,33 @@ final class DataInput {
         new CaffeDataLayers.Overrides(o.crop, o.mirror, o.meanValue, o.batchSize, baseDirs));
   }
 
-  /**
-   * How to load: the definition, the pixel scale, the size images are resized to (0 when not
-   * images) and the load-time transform (the mean image, if any).
-   */
-  /** IDX bytes as they are, times --scale; a net with Input layers needs --scale given. */
-  private Loading idxLoading(NetOptions n) {
-    NetDefinition def = n.definition(idx.sampleShape());
+  /** Values as stored, times --scale; a net with Input layers needs --scale given. */
+  private Loading rawLoading(NetOptions n) {
+    NetDefinition def = n.definition(source.sampleShape(SampleHints.NONE));
     n.checkRawPixels(def, option);
-    return new Loading(def, n.scale(), 0, 0, ImageTransform.NONE);
+    return new Loading(def, n.scale(), 0, 0, null);
   }
 
-  record Loading(NetDefinition def, float scale, int height, int width, ImageTransform transform) {}
+  /**
+   * How to load: the definition, the pixel scale, the size images are resized to (0 when the format
+   * fixes it) and the mean image subtracted as examples are read, if any.
+   */
+  record Loading(NetDefinition def, float scale, int height, int width, MeanImage mean) {}
 
-  /** The data as {@code partitions} partitions; {@code isTrain}: whether it is the training set. */
-  JavaRDD<Example> toRdd(
-      SparkSession spark, int partitions, Loading l, boolean isTrain, DataOptions o) {
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    ImageTransform t = l.transform();
-    switch (format) {
-      case IDX:
-        return idx.toRdd(sc, partitions, l.scale());
-      case CIFAR:
-      case CIFAR100:
-        return cifar.toRdd(sc, partitions, l.scale(), t);
-      case IMAGES:
-        if (o.skipBadImages) {
-          skipped = sc.sc().longAccumulator("undecodable images in " + option);
-        }
-        return images.toRdd(sc, partitions, l.height(), l.width(), l.scale(), t, skipped);
-      default:
-        Dataset<Row> df = spark.read().parquet(parquet);
-        String label = o.labelCol;
-        if (!Arrays.asList(df.columns()).contains(label) && !labelledRequired(isTrain)) {
-          label = "__sparknet_no_label";
-          df = df.withColumn(label, functions.lit(-1));
-        }
-        JavaRDD<Example> rdd = FeatureColumns.examples(df, o.featuresCol, label);
-        if (l.scale() != 1f) {
-          float s = l.scale();
-          rdd =
-              rdd.map(
-                  e -> {
-                    float[] v = e.features().clone();
-                    for (int i = 0; i < v.length; i++) {
-                      v[i] *= s;
-                    }
-                    return new Example(v, e.label());
-                  });
-        }
-        return rdd.getNumPartitions() == partitions ? rdd : rdd.repartition(partitions);
-    }
-  }
-
-  private boolean labelledRequired(boolean isTrain) {
-    return isTrain || !option.equals("--input");
+  /** The data as {@code partitions} partitions. */
+  JavaRDD<Example> toRdd(SparkSession spark, int partitions, Loading l, DataOptions o) {
+    float[] mean = l.mean() == null ? null : l.mean().data();
+    return source.read(
+        spark, new ReadPlan(partitions, l.scale(), l.height(), l.width(), mean, o.skipBadImages));
   }
 
   /** Whether the examples carry labels (predict writes null labels otherwise). */
-  boolean labelled(DataOptions o, SparkSession spark) {
-    return switch (format) {
-      case IDX -> idx.labelled();
-      case IMAGES -> images.labelled();
-      case PARQUET -> Arrays.asList(spark.read().parquet(parquet).columns()).contains(o.labelCol);
-      default -> true;
-    };
+  boolean labelled() {
+    return source.labelled();
   }
 
   /** "; N undecodable images skipped" once the data was read with --skip-bad-images, else "". */
   String skippedReport() {
-    if (skipped == null) {
-      return "";
-    }
-    return String.format("; %,d undecodable image(s) in %s skipped", skipped.value(), option);
+    return source.report();
   }
 }

@@ -1,7 +1,12 @@
 package org.sparknet.apps.cli;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import org.sparknet.apps.data.DataFormat;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.sparknet.api.data.DataFormat;
+import org.sparknet.api.data.DataFormats;
 import picocli.CommandLine.Option;
 
 /** The options that say how to read data, shared by train, test and predict. */
@@ -95,24 +100,43 @@ final class DataOptions {
   String labelCol;
 
   DataFormat dataFormat() {
-    return DataFormat.parse(format);
+    return DataFormats.named(format);
+  }
+
+  /** The format's settings from these options, by {@link DataFormat#settings()} names. */
+  Map<String, String> settings() {
+    Map<String, String> s = new HashMap<>();
+    s.put("cifar100-label", cifar100Label);
+    s.put("features-col", featuresCol);
+    s.put("label-col", labelCol);
+    s.put("skip-bad-images", Boolean.toString(skipBadImages));
+    if (imageSize != null) {
+      s.put("image-size", imageSize.get(0) + "," + imageSize.get(1));
+    }
+    return s;
   }
 
   /** Rejects options that do not apply to {@code f}, so that a typo does not pass silently. */
   void check(DataFormat f) {
-    boolean image = f == DataFormat.CIFAR || f == DataFormat.CIFAR100 || f == DataFormat.IMAGES;
-    if (!image && (crop != null || mirror != null)) {
+    if (f.kind() != DataFormat.Kind.IMAGE && (crop != null || mirror != null)) {
       throw new IllegalArgumentException(
-          "--crop and --mirror apply to --format cifar, cifar100 and images, not " + format);
+          "--crop and --mirror apply to --format "
+              + formatsWhere(d -> d.kind() == DataFormat.Kind.IMAGE)
+              + ", not "
+              + format);
     }
-    if (f != DataFormat.IMAGES && (imageSize != null || skipBadImages)) {
+    if (!f.settings().contains("image-size") && (imageSize != null || skipBadImages)) {
       throw new IllegalArgumentException(
-          "--image-size and --skip-bad-images apply to --format images, not " + format);
+          "--image-size and --skip-bad-images apply to --format "
+              + formatsWhere(d -> d.settings().contains("image-size"))
+              + ", not "
+              + format);
     }
-    if (f == DataFormat.IDX && (meanValue != null || batchSize != null)) {
+    if (f.kind() == DataFormat.Kind.RAW && (meanValue != null || batchSize != null)) {
       throw new IllegalArgumentException(
-          "--mean-value and --batch-size do not apply to --format idx (edit the net's"
-              + " transform_param and data_param)");
+          "--mean-value and --batch-size do not apply to --format "
+              + format
+              + " (edit the net's transform_param and data_param)");
     }
     if (batchSize != null && batchSize < 1) {
       throw new IllegalArgumentException("--batch-size must be >= 1 but was " + batchSize);
@@ -129,5 +153,19 @@ final class DataOptions {
       throw new IllegalArgumentException(
           "--image-size must be two positive numbers H,W but was " + imageSize);
     }
+  }
+
+  /** The names of the formats {@code p} holds for: "a, b and c". */
+  private static String formatsWhere(Predicate<DataFormat> p) {
+    List<String> names = new ArrayList<>();
+    for (DataFormat d : DataFormats.all()) {
+      if (p.test(d)) {
+        names.add(d.name());
+      }
+    }
+    int last = names.size() - 1;
+    return last < 1
+        ? String.join("", names)
+        : String.join(", ", names.subList(0, last)) + " and " + names.get(last);
   }
 }

@@ -75,7 +75,7 @@ public final class PredictCommand implements Callable<Integer> {
       if (out.exists()) {
         out.delete(); // an empty directory: Spark wants to create it
       }
-      labelled = data.labelled(inference.data, spark);
+      labelled = data.labelled();
       BatchInference.predict(
               spark,
               def,
@@ -84,7 +84,6 @@ public final class PredictCommand implements Callable<Integer> {
                   spark,
                   inference.spark.workers("SparkNet predict"),
                   setup.loading(),
-                  false,
                   inference.data),
               labelled,
               b)

@@ -46,11 +46,7 @@ public final class TestCommand implements Callable<Integer> {
         trainer.setWeights(NetOptions.loadWeights(def, weightsFile));
         trainer.setValidationData(
             data.toRdd(
-                spark,
-                inference.spark.workers("SparkNet test"),
-                setup.loading(),
-                false,
-                inference.data));
+                spark, inference.spark.workers("SparkNet test"), setup.loading(), inference.data));
         Map<String, Float> metrics = trainer.test();
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",

@@ -34,7 +34,13 @@ import picocli.CommandLine.Option;
 public final class TrainCommand implements Callable<Integer> {
   @Mixin NetOptions netOptions = new NetOptions();
 
-  @Option(names = "--train", required = true, paramLabel = "URI", description = "Training data.")
+  @Option(
+      names = "--train",
+      paramLabel = "URI",
+      description =
+          "Training data (default: what the net's TRAIN data layer names: a Data layer's source"
+              + " and backend, an ImageData or HDF5Data layer's list file, from the working"
+              + " directory as Caffe opens them; its TEST data layer then gives the test data).")
   String train;
 
   @Option(
@@ -161,12 +167,22 @@ public final class TrainCommand implements Callable<Integer> {
     dataOptions.dataFormat(); // a bad name fails first, naming the accepted ones
     checkNumbers();
     Averaging avg = setup.averaging();
-    DataInput trainSet =
-        DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
-    DataInput testSet = testData == null ? null : testData.open(dataOptions);
-    checkDataSets(trainSet, testSet);
     NetOptions.existing(netOptions.solver, "--solver");
     NetOptions.existing(netOptions.net, "--net");
+    if (train == null && netOptions.solver == null) {
+      throw new IllegalArgumentException(
+          "train needs --solver FILE (and --train URI, or a net"
+              + " whose data layers name their source)");
+    }
+    LayerDataInputs layerData =
+        train == null ? LayerDataInputs.of(netOptions.files(), dataOptions) : null;
+    DataInput trainSet =
+        layerData != null
+            ? layerData.train()
+            : DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
+    DataInput testSet =
+        testData != null ? testData.open(dataOptions) : layerData != null ? layerData.test() : null;
+    checkDataSets(trainSet, testSet);
     StoragePath weightsFile = NetOptions.existing(weights, "--weights");
     if (netOptions.solver == null) {
       throw new IllegalArgumentException("train needs --solver FILE");
@@ -266,7 +282,7 @@ public final class TrainCommand implements Callable<Integer> {
           p.def().netText() != null ? "net" : "solver",
           p.trainSet().describeCount(),
           p.testSet() == null ? "no" : p.testSet().describeCount(),
-          p.trainSet().format().cliName(),
+          p.trainSet().format().name(),
           p.def().sampleShape(),
           cfg,
           rounds == null ? "until max_iter" : rounds + " rounds");
@@ -282,10 +298,10 @@ public final class TrainCommand implements Callable<Integer> {
         } else if (p.files().weights() != null) {
           trainer.setWeights(NetOptions.loadWeights(p.def(), p.files().weights()));
         }
-        trainer.setTrainingData(p.trainSet().toRdd(spark, w, p.loading(), true, dataOptions));
+        trainer.setTrainingData(p.trainSet().toRdd(spark, w, p.loading(), dataOptions));
         String skipped = p.trainSet().skippedReport();
         if (p.testSet() != null) {
-          trainer.setValidationData(p.testSet().toRdd(spark, w, p.loading(), false, dataOptions));
+          trainer.setValidationData(p.testSet().toRdd(spark, w, p.loading(), dataOptions));
           skipped += p.testSet().skippedReport();
         }
         if (!skipped.isEmpty()) {
@@ -348,8 +364,7 @@ public final class TrainCommand implements Callable<Integer> {
         && trainSet.classes() != null
         && !trainSet.classes().equals(testSet.classes())) {
       throw new IllegalArgumentException(
-          "--test folder "
-              + testData.uri
+          testSet.describe()
               + " has the classes "
               + testSet.classes()
               + " but --train has "
@@ -359,7 +374,7 @@ public final class TrainCommand implements Callable<Integer> {
     for (DataInput set : new DataInput[] {trainSet, testSet}) {
       if (set != null && set.count() == 0) {
         throw new IllegalArgumentException(
-            (set == trainSet ? "--train " + train : "--test " + testData.uri)
+            set.describe()
                 + " holds 0 records; there is nothing to "
                 + (set == trainSet ? "train on" : "test on"));
       }

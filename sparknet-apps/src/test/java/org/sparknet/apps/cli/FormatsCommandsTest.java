@@ -209,7 +209,7 @@ class FormatsCommandsTest {
             "parquet",
             "--sample-shape",
             "3,256,256");
-    assertOneLineExitTwo(r, "has a mean_file, which SparkNet does not subtract from Parquet data");
+    assertOneLineExitTwo(r, "has a mean_file, which SparkNet does not subtract from parquet data");
   }
 
   @Test
