@@ -7,6 +7,7 @@ from a tool independent of both Caffe and SparkNet (Debian's python3-lmdb).
     /usr/bin/python3 idx_to_lmdb.py IMAGES.gz LABELS.gz OUT_DIR [LIMIT]
 """
 import gzip
+import os
 import struct
 import sys
 
@@ -51,6 +52,7 @@ def main(argv):
     if len(argv) == 5:
         count = min(count, int(argv[4]))
     size = height * width
+    os.makedirs(argv[3], exist_ok=True)
     env = lmdb.open(argv[3], map_size=max(1 << 26, count * (size + 64) * 2), subdir=True)
     batch = 1000
     for start in range(0, count, batch):
