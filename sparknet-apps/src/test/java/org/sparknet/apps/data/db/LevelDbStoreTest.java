@@ -1,0 +1,281 @@
+package org.sparknet.apps.data.db;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparknet.api.storage.StoragePath;
+
+/**
+ * LevelDbStore against LevelDBs written by Google's LevelDB (through Debian's python3-plyvel, in
+ * {@code leveldb/write_leveldb.py}): one with Snappy blocks, one uncompressed with bloom filters,
+ * each with tables on several levels, overwritten and deleted keys, and its last writes in the log
+ * only. The script lists the live records (key and SHA-256 of the value) that LevelDB holds.
+ */
+class LevelDbStoreTest {
+  @TempDir static Path tmp;
+
+  private static final String[] KINDS = {"snappy", "none"};
+
+  @BeforeAll
+  static void writeDatabases() throws Exception {
+    for (String kind : KINDS) {
+      python(tmp.resolve(kind).toString(), kind, expectedFile(kind), layoutFile(kind));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"snappy", "none"})
+  void theManifestGivesLevelDbsOwnLayoutWithSeveralLevelsAndALog(String kind) throws Exception {
+    try (LevelDbStore store = open(kind)) {
+      int[] levels =
+          Arrays.stream(Files.readString(Path.of(layoutFile(kind))).trim().split(" "))
+              .mapToInt(Integer::parseInt)
+              .toArray();
+      assertArrayEquals(levels, store.tablesPerLevel());
+      assertTrue(Arrays.stream(levels).filter(n -> n > 0).count() >= 2, Arrays.toString(levels));
+      assertTrue(store.logBytes() > 0, "the last writes are in the log");
+      assertEquals(-1, store.count());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"snappy", "none"})
+  void aFullScanGivesExactlyLevelDbsRecordsInKeyOrder(String kind) throws Exception {
+    try (LevelDbStore store = open(kind)) {
+      assertEquals(List.of(KeyRange.ALL), store.split(1));
+      assertEquals(expected(kind), scan(store, KeyRange.ALL));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"snappy", "none"})
+  void splitsCoverEachRecordOnceInRoughlyEqualParts(String kind) throws Exception {
+    List<String> expected = expected(kind);
+    try (LevelDbStore store = open(kind)) {
+      for (int k : new int[] {2, 3, 5, 8}) {
+        List<KeyRange> ranges = store.split(k);
+        assertEquals(k, ranges.size(), "ranges for split(" + k + ")");
+        List<String> all = new ArrayList<>();
+        for (KeyRange r : ranges) {
+          List<String> part = scan(store, r);
+          double share = part.size() * (double) k / expected.size();
+          assertTrue(share > 0.5 && share < 1.5, r + " of split(" + k + ") has " + part.size());
+          all.addAll(part);
+        }
+        assertEquals(expected, all, "split(" + k + ")");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"snappy", "none"})
+  void aRangeScanGivesTheRecordsBetweenItsBounds(String kind) throws Exception {
+    byte[] from = "000005005".getBytes(StandardCharsets.US_ASCII); // between two keys
+    byte[] to = "00002301".getBytes(StandardCharsets.US_ASCII); // a key, excluded
+    KeyRange range = new KeyRange(from, to);
+    List<String> inRange =
+        expected(kind).stream()
+            .filter(line -> range.contains(line.split("\t")[0].getBytes(StandardCharsets.US_ASCII)))
+            .toList();
+    try (LevelDbStore store = open(kind)) {
+      assertEquals(inRange, scan(store, range));
+      assertTrue(inRange.get(0).startsWith("00000501"));
+      assertTrue(inRange.get(inRange.size() - 1).compareTo("00002301") < 0);
+    }
+  }
+
+  @Test
+  void anEmptyDatabaseIsOneEmptyRange() throws Exception {
+    Path dir = tmp.resolve("empty");
+    python(dir.toString(), "empty");
+    try (LevelDbStore store = LevelDbStore.open(StoragePath.of(dir))) {
+      assertEquals(List.of(KeyRange.ALL), store.split(4));
+      assertEquals(List.of(), scan(store, KeyRange.ALL));
+    }
+  }
+
+  @Test
+  void anotherComparatorIsRefusedByName() throws Exception {
+    Path dir = tmp.resolve("reversed");
+    python(dir.toString(), "reversed");
+    String message = failure(dir);
+    assertTrue(message.contains("test.ReversedBytewise"), message);
+    assertTrue(message.contains("leveldb.BytewiseComparator"), message);
+  }
+
+  @Test
+  void aDirectoryWithoutCurrentIsNotALevelDb() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("plain"));
+    String message = failure(dir);
+    assertTrue(message.contains(StoragePath.of(dir) + " is not a LevelDB"), message);
+    assertTrue(message.contains("no CURRENT"), message);
+  }
+
+  @Test
+  void anLmdbIsNamedAsSuch() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("lmdb"));
+    Files.write(dir.resolve("data.mdb"), new byte[4096]);
+    Files.write(dir.resolve("lock.mdb"), new byte[0]);
+    String message = failure(dir);
+    assertTrue(message.contains("looks like an LMDB; use --format lmdb"), message);
+    assertTrue(message.contains(StoragePath.of(dir).toString()), message);
+  }
+
+  @Test
+  void aTruncatedTableIsNamed() throws IOException {
+    Path dir = copy("snappy", "truncated");
+    Path table = largestTable(dir);
+    try (RandomAccessFile f = new RandomAccessFile(table.toFile(), "rw")) {
+      f.setLength(f.length() - 100);
+    }
+    String message = failure(dir);
+    assertTrue(message.contains(table.getFileName() + " is truncated"), message);
+  }
+
+  @Test
+  void aCorruptTableBlockIsNamedWhenItIsRead() throws IOException {
+    Path dir = copy("none", "corrupt");
+    Path table = largestTable(dir);
+    try (RandomAccessFile f = new RandomAccessFile(table.toFile(), "rw")) {
+      f.seek(f.length() / 3);
+      int b = f.read();
+      f.seek(f.length() / 3);
+      f.write(b ^ 0x40);
+    }
+    try (LevelDbStore store = LevelDbStore.open(StoragePath.of(dir))) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> scan(store, KeyRange.ALL));
+      assertTrue(e.getMessage().contains(table.getFileName() + " is corrupt"), e.getMessage());
+      assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aTruncatedManifestIsNamed() throws IOException {
+    Path dir = copy("snappy", "badmanifest");
+    Path manifest;
+    try (Stream<Path> files = Files.list(dir)) {
+      manifest =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("MANIFEST-"))
+              .findFirst()
+              .orElseThrow();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(manifest.toFile(), "rw")) {
+      f.setLength(f.length() - 3);
+    }
+    String message = failure(dir);
+    assertTrue(message.contains(manifest.getFileName() + " is truncated"), message);
+  }
+
+  @Test
+  void aClosedStoreSaysSo() throws Exception {
+    LevelDbStore store = open("snappy");
+    store.close();
+    store.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.split(2));
+    assertTrue(e.getMessage().contains("closed"), e.getMessage());
+  }
+
+  private static LevelDbStore open(String kind) {
+    return LevelDbStore.open(StoragePath.of(tmp.resolve(kind)));
+  }
+
+  /** The one-line message with which opening, splitting or scanning {@code dir} fails. */
+  private static String failure(Path dir) {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> {
+              try (LevelDbStore store = LevelDbStore.open(StoragePath.of(dir))) {
+                scan(store, KeyRange.ALL);
+              }
+            });
+    assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+    return e.getMessage();
+  }
+
+  /** The records of {@code range} as the script lists them: key, tab, SHA-256 of the value. */
+  private static List<String> scan(LevelDbStore store, KeyRange range) {
+    List<String> out = new ArrayList<>();
+    store.scan(
+        range,
+        (key, value) -> out.add(new String(key, StandardCharsets.US_ASCII) + "\t" + sha256(value)));
+    return out;
+  }
+
+  private static String sha256(byte[] value) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static List<String> expected(String kind) throws IOException {
+    return Files.readAllLines(Path.of(expectedFile(kind)));
+  }
+
+  private static String expectedFile(String kind) {
+    return tmp.resolve(kind + ".expected").toString();
+  }
+
+  private static String layoutFile(String kind) {
+    return tmp.resolve(kind + ".layout").toString();
+  }
+
+  private static Path copy(String kind, String name) throws IOException {
+    Path target = Files.createDirectories(tmp.resolve(name));
+    try (Stream<Path> files = Files.list(tmp.resolve(kind))) {
+      for (Path p : files.toList()) {
+        Files.copy(p, target.resolve(p.getFileName()));
+      }
+    }
+    return target;
+  }
+
+  private static Path largestTable(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(p -> p.toString().endsWith(".ldb"))
+          .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
+          .orElseThrow();
+    }
+  }
+
+  private static void python(String... args) throws IOException, InterruptedException {
+    Path script;
+    try {
+      script = Path.of(LevelDbStoreTest.class.getResource("/leveldb/write_leveldb.py").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    List<String> cmd = new ArrayList<>(List.of("/usr/bin/python3", script.toString()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "write_leveldb.py did not finish");
+    assertEquals(0, p.exitValue(), "write_leveldb.py " + String.join(" ", args) + ": " + output);
+  }
+}
