@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -31,6 +32,13 @@ import org.sparknet.api.storage.StoragePath;
  * {@code leveldb/write_leveldb.py}): one with Snappy blocks, one uncompressed with bloom filters,
  * each with tables on several levels, overwritten and deleted keys, and its last writes in the log
  * only. The script lists the live records (key and SHA-256 of the value) that LevelDB holds.
+ *
+ * <p>Broken on purpose, the reader failed the full-scan, split and range tests of both databases: a
+ * merge without the log gave 2,727 records where LevelDB holds 2,719, key 00000000 (deleted in the
+ * tables, put again in the log) missing and the log's deletions undone; a merge that let a deletion
+ * pass to the key's older version gave 3,019 (every key ever written); a table reader that dropped
+ * each table's second data block lost records (2,699 and 2,711 on a full scan) and, in the range,
+ * gave an older version of a key where the newer one's block was dropped.
  */
 class LevelDbStoreTest {
   @TempDir static Path tmp;
@@ -64,7 +72,7 @@ class LevelDbStoreTest {
   void aFullScanGivesExactlyLevelDbsRecordsInKeyOrder(String kind) throws Exception {
     try (LevelDbStore store = open(kind)) {
       assertEquals(List.of(KeyRange.ALL), store.split(1));
-      assertEquals(expected(kind), scan(store, KeyRange.ALL));
+      assertSameRecords(expected(kind), scan(store, KeyRange.ALL), "a full scan");
     }
   }
 
@@ -83,7 +91,7 @@ class LevelDbStoreTest {
           assertTrue(share > 0.5 && share < 1.5, r + " of split(" + k + ") has " + part.size());
           all.addAll(part);
         }
-        assertEquals(expected, all, "split(" + k + ")");
+        assertSameRecords(expected, all, "split(" + k + ")");
       }
     }
   }
@@ -99,7 +107,7 @@ class LevelDbStoreTest {
             .filter(line -> range.contains(line.split("\t")[0].getBytes(StandardCharsets.US_ASCII)))
             .toList();
     try (LevelDbStore store = open(kind)) {
-      assertEquals(inRange, scan(store, range));
+      assertSameRecords(inRange, scan(store, range), "a scan of " + range);
       assertTrue(inRange.get(0).startsWith("00000501"));
       assertTrue(inRange.get(inRange.size() - 1).compareTo("00002301") < 0);
     }
@@ -214,6 +222,26 @@ class LevelDbStoreTest {
             });
     assertTrue(!e.getMessage().contains("\n"), e.getMessage());
     return e.getMessage();
+  }
+
+  /** Fails with the counts and the first record that differs, not two lists of thousands. */
+  private static void assertSameRecords(List<String> expected, List<String> actual, String what) {
+    int i = 0;
+    while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
+      i++;
+    }
+    if (i < expected.size() || i < actual.size()) {
+      fail(
+          String.format(
+              "%s gave %d records where LevelDB holds %d; first difference at #%d: expected %s,"
+                  + " got %s",
+              what,
+              actual.size(),
+              expected.size(),
+              i,
+              i < expected.size() ? expected.get(i) : "nothing",
+              i < actual.size() ? actual.get(i) : "nothing"));
+    }
   }
 
   /** The records of {@code range} as the script lists them: key, tab, SHA-256 of the value. */
