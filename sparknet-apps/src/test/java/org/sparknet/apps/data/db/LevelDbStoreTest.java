@@ -4,21 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import static org.sparknet.apps.data.db.LevelDbFixtures.assertSameRecords;
+import static org.sparknet.apps.data.db.LevelDbFixtures.python;
+import static org.sparknet.apps.data.db.LevelDbFixtures.scan;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparknet.api.storage.StoragePath;
+import org.sparknet.apps.data.db.LevelDbFixtures.Written;
 
 /**
  * LevelDbStore against LevelDBs written by Google's LevelDB (through Debian's python3-plyvel, in
@@ -42,29 +42,35 @@ import org.sparknet.api.storage.StoragePath;
  */
 class LevelDbStoreTest {
   @TempDir static Path tmp;
-
-  private static final String[] KINDS = {"snappy", "none"};
+  private static final Map<String, Written> written = new HashMap<>();
 
   @BeforeAll
   static void writeDatabases() throws Exception {
-    for (String kind : KINDS) {
-      python(tmp.resolve(kind).toString(), kind, expectedFile(kind), layoutFile(kind));
+    for (String kind : new String[] {"snappy", "none"}) {
+      written.put(kind, LevelDbFixtures.write(tmp.resolve(kind), kind));
     }
+  }
+
+  private static List<String> expected(String kind) {
+    return written.get(kind).records();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"snappy", "none"})
   void theManifestGivesLevelDbsOwnLayoutWithSeveralLevelsAndALog(String kind) throws Exception {
     try (LevelDbStore store = open(kind)) {
-      int[] levels =
-          Arrays.stream(Files.readString(Path.of(layoutFile(kind))).trim().split(" "))
-              .mapToInt(Integer::parseInt)
-              .toArray();
+      int[] levels = written.get(kind).tablesPerLevel();
       assertArrayEquals(levels, store.tablesPerLevel());
       assertTrue(Arrays.stream(levels).filter(n -> n > 0).count() >= 2, Arrays.toString(levels));
       assertTrue(store.logBytes() > 0, "the last writes are in the log");
       assertEquals(-1, store.count());
     }
+  }
+
+  @Test
+  void theSnappyDatabasesBlocksAreCompressed() throws IOException {
+    // LevelDB stores a block uncompressed when Snappy saves under an eighth of it.
+    assertTrue(tableBytes("snappy") < 0.75 * tableBytes("none"));
   }
 
   @ParameterizedTest
@@ -224,55 +230,6 @@ class LevelDbStoreTest {
     return e.getMessage();
   }
 
-  /** Fails with the counts and the first record that differs, not two lists of thousands. */
-  private static void assertSameRecords(List<String> expected, List<String> actual, String what) {
-    int i = 0;
-    while (i < expected.size() && i < actual.size() && expected.get(i).equals(actual.get(i))) {
-      i++;
-    }
-    if (i < expected.size() || i < actual.size()) {
-      fail(
-          String.format(
-              "%s gave %d records where LevelDB holds %d; first difference at #%d: expected %s,"
-                  + " got %s",
-              what,
-              actual.size(),
-              expected.size(),
-              i,
-              i < expected.size() ? expected.get(i) : "nothing",
-              i < actual.size() ? actual.get(i) : "nothing"));
-    }
-  }
-
-  /** The records of {@code range} as the script lists them: key, tab, SHA-256 of the value. */
-  private static List<String> scan(LevelDbStore store, KeyRange range) {
-    List<String> out = new ArrayList<>();
-    store.scan(
-        range,
-        (key, value) -> out.add(new String(key, StandardCharsets.US_ASCII) + "\t" + sha256(value)));
-    return out;
-  }
-
-  private static String sha256(byte[] value) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static List<String> expected(String kind) throws IOException {
-    return Files.readAllLines(Path.of(expectedFile(kind)));
-  }
-
-  private static String expectedFile(String kind) {
-    return tmp.resolve(kind + ".expected").toString();
-  }
-
-  private static String layoutFile(String kind) {
-    return tmp.resolve(kind + ".layout").toString();
-  }
-
   private static Path copy(String kind, String name) throws IOException {
     Path target = Files.createDirectories(tmp.resolve(name));
     try (Stream<Path> files = Files.list(tmp.resolve(kind))) {
@@ -283,6 +240,15 @@ class LevelDbStoreTest {
     return target;
   }
 
+  private static long tableBytes(String kind) throws IOException {
+    try (Stream<Path> files = Files.list(tmp.resolve(kind))) {
+      return files
+          .filter(p -> p.toString().endsWith(".ldb"))
+          .mapToLong(p -> p.toFile().length())
+          .sum();
+    }
+  }
+
   private static Path largestTable(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files
@@ -290,20 +256,5 @@ class LevelDbStoreTest {
           .max((a, b) -> Long.compare(a.toFile().length(), b.toFile().length()))
           .orElseThrow();
     }
-  }
-
-  private static void python(String... args) throws IOException, InterruptedException {
-    Path script;
-    try {
-      script = Path.of(LevelDbStoreTest.class.getResource("/leveldb/write_leveldb.py").toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
-    List<String> cmd = new ArrayList<>(List.of("/usr/bin/python3", script.toString()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "write_leveldb.py did not finish");
-    assertEquals(0, p.exitValue(), "write_leveldb.py " + String.join(" ", args) + ": " + output);
   }
 }
