@@ -36,6 +36,7 @@ final class LmdbFile implements AutoCloseable {
   private final FSDataInputStream in;
   private final long length;
   private final Meta meta;
+  private long pagesRead;
   private final Map<Long, LmdbPage> cache =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -73,6 +74,11 @@ final class LmdbFile implements AutoCloseable {
 
   Meta meta() {
     return meta;
+  }
+
+  /** How many reads of the file were made so far (a page or a value's overflow pages each). */
+  synchronized long pagesRead() {
+    return pagesRead;
   }
 
   private Meta readMeta() {
@@ -198,6 +204,7 @@ final class LmdbFile implements AutoCloseable {
               path, pgno, offset, offset + len - 1, length));
     }
     byte[] b = new byte[len];
+    pagesRead++;
     try {
       in.readFully(offset, b, 0, len);
     } catch (IOException e) {

@@ -95,6 +95,11 @@ public final class LmdbStore implements RecordStore {
     return file.meta().depth();
   }
 
+  /** Reads of the data file so far (a page, or one value's overflow pages): what a split costs. */
+  long pagesRead() {
+    return file.pagesRead();
+  }
+
   /** How a record of this LMDB is named in messages: "LMDB URI, record 'KEY'". */
   public String recordName(byte[] key) {
     return "LMDB " + location + ", record " + KeyText.show(key);
