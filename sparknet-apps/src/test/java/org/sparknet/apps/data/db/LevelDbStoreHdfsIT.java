@@ -20,9 +20,9 @@ import org.sparknet.apps.testing.MiniHdfs;
 
 /**
  * A LevelDB that plyvel wrote, read in place on a real HDFS (Hadoop's MiniDFSCluster): every record
- * over a split, and a narrow range read with a fraction of the database's bytes, as the DataNode
- * counts what it served (the tables' footers and indexes, the log, and only the data blocks that
- * can hold the range).
+ * over a split, and a narrow range read with a fraction of the database's bytes, as the HDFS client
+ * counts them (the tables' footers and indexes, the log, and only the data blocks that can hold the
+ * range).
  *
  * <p>The narrow range read 64,744 of the database's 2,287,831 bytes (its 43 KB log is most of
  * that); a reader that read each overlapping table's data blocks whole for a scan read 1,193,491

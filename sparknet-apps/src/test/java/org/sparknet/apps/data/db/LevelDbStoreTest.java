@@ -94,7 +94,7 @@ class LevelDbStoreTest {
         for (KeyRange r : ranges) {
           List<String> part = scan(store, r);
           double share = part.size() * (double) k / expected.size();
-          assertTrue(share > 0.5 && share < 1.5, r + " of split(" + k + ") has " + part.size());
+          assertTrue(share > 0.75 && share < 1.25, r + " of split(" + k + ") has " + part.size());
           all.addAll(part);
         }
         assertSameRecords(expected, all, "split(" + k + ")");
