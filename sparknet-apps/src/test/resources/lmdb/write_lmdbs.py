@@ -9,7 +9,6 @@ one int32 label per record.
 """
 import gzip
 import io
-import random
 import struct
 import sys
 
@@ -75,7 +74,7 @@ def fashion(n):
     return images, labels
 
 
-def write(out, records, map_size=1 << 28, **db_flags):
+def write(out, records, map_size=1 << 28):
     env = lmdb.open(out, map_size=map_size, subdir=True)
     with env.begin(write=True) as txn:
         for k, v in records:
@@ -176,6 +175,13 @@ def many(out, n):
         f.write(struct.pack("<%di" % n, *[i % 10 for i in range(n)]))
 
 
+def big(out, n):
+    """n records of 3x64x64 bytes (12 KiB each, on overflow pages): n = 20,000 is a 250 MB LMDB."""
+    import os
+    recs = ((b"%08d" % i, datum(3, 64, 64, os.urandom(3 * 64 * 64), i % 10)) for i in range(n))
+    write(out, recs, map_size=1 << 34)
+
+
 def empty(out, n):
     write(out, [])
 
@@ -207,10 +213,11 @@ def dupsort(out, n):
     class Val(ctypes.Structure):
         _fields_ = [("size", ctypes.c_size_t), ("data", ctypes.c_void_p)]
 
-    def ok(rc):
-        assert rc == 0, lib.mdb_strerror and ctypes.string_at(lib.mdb_strerror(rc))
+    lib.mdb_strerror.restype = ctypes.c_char_p
 
-    lib.mdb_strerror.restype = ctypes.c_void_p
+    def ok(rc):
+        assert rc == 0, lib.mdb_strerror(rc)
+
     os.makedirs(out, exist_ok=True)
     env, txn, dbi = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_uint()
     ok(lib.mdb_env_create(ctypes.byref(env)))
@@ -237,5 +244,4 @@ def leveldb(out, n):
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    random.seed(7)
     globals()[kind](out, count)

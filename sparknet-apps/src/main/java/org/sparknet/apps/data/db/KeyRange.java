@@ -34,7 +34,8 @@ public record KeyRange(byte[] from, byte[] to) implements Serializable {
     return "[" + show(from) + ", " + show(to) + ")";
   }
 
-  private static String show(byte[] k) {
+  /** A key (or a bound: null is "-") as messages give it: printable ASCII as is, others \xNN. */
+  public static String show(byte[] k) {
     if (k == null) {
       return "-";
     }

@@ -95,9 +95,14 @@ public final class LmdbStore implements RecordStore {
     return file.meta().depth();
   }
 
+  /** Reads of the data file so far (a page, or one value's overflow pages): what a split costs. */
+  long pagesRead() {
+    return file.pagesRead();
+  }
+
   /** How a record of this LMDB is named in messages: "LMDB URI, record 'KEY'". */
   public String recordName(byte[] key) {
-    return "LMDB " + location + ", record " + KeyText.show(key);
+    return "LMDB " + location + ", record " + KeyRange.show(key);
   }
 
   @Override
@@ -186,7 +191,7 @@ public final class LmdbStore implements RecordStore {
           "LMDB "
               + location
               + " holds named sub-databases ("
-              + KeyText.show(leaf.key(i))
+              + KeyRange.show(leaf.key(i))
               + " is one), not Caffe's layout of records in the main database");
     }
     if ((flags & LmdbPage.F_DUPDATA) != 0) {
@@ -231,20 +236,6 @@ public final class LmdbStore implements RecordStore {
     Position(LmdbPage page, int index) {
       this.page = page;
       this.index = index;
-    }
-  }
-
-  /** Keys as text for messages: printable ASCII as it is, other bytes as \xNN. */
-  static final class KeyText {
-    private KeyText() {}
-
-    static String show(byte[] key) {
-      StringBuilder sb = new StringBuilder("'");
-      for (byte b : key) {
-        sb.append(
-            b >= 32 && b < 127 ? String.valueOf((char) b) : String.format("\\x%02x", b & 0xff));
-      }
-      return sb.append("'").toString();
     }
   }
 }

@@ -40,8 +40,9 @@ class DatumTest {
    * Encoded records, as convert_imageset --encoded writes them (no shape fields): colour PNGs come
    * back as their source pixels exactly, in B, G, R planes; grey PNGs as one plane (imdecode -1
    * keeps the file's channels); JPEGs within {@link #JPEG_TOLERANCE} of PIL's decode of the same
-   * bytes. Planes taken in R, G, B order failed at the first colour PNG's pixel 66 (expected 61,
-   * was 183); a decode forced to colour failed the grey PNG's shape (3x28x28 for 1x28x28).
+   * bytes (the reference is PIL, not OpenCV). Planes taken in R, G, B order failed record
+   * '00000000' at value 174 (1 expected, 0 found); a native decode done in colour gave 3x28x28 for
+   * the grey PNG '00000001'.
    */
   @Test
   void decodesEncodedPngAndJpegAsCaffeDoes() throws Exception {
@@ -129,6 +130,10 @@ class DatumTest {
     assertEquals(0, d.data().length);
   }
 
+  /**
+   * Truncated and ill-typed fields fail naming the record. Without the field length bound an
+   * ArrayIndexOutOfBoundsException escaped.
+   */
   @Test
   void malformedBytesNameTheRecord() {
     String where = "LMDB hdfs://nn/train_lmdb, record '00000042'";
@@ -149,8 +154,8 @@ class DatumTest {
   }
 
   /**
-   * The shape must match the data; without the check a 1x28x28 Datum with 700 bytes gave 700 values
-   * (which Caffe's CHECK would have met).
+   * The shape must match the data. Without the length check a 1x28x28 Datum with 700 bytes gave 700
+   * values, which Caffe would meet with a failed CHECK.
    */
   @Test
   void shapeMustMatchTheData() {
@@ -179,7 +184,10 @@ class DatumTest {
     assertTrue(e.getMessage().startsWith("record '00000007': an encoded Datum whose 5 bytes"));
   }
 
-  /** A 16-bit PNG is refused, as Caffe's DataTransformer CHECKs 8-bit images. */
+  /**
+   * A 16-bit PNG is refused, as Caffe's DataTransformer CHECKs 8-bit images. Without the depth
+   * check its samples were read as bytes, with no error.
+   */
   @Test
   void sixteenBitPngRefused() {
     byte[] png;

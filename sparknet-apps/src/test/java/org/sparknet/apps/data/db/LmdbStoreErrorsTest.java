@@ -49,7 +49,10 @@ class LmdbStoreErrorsTest {
     assertTrue(m.contains("is not an LMDB: no data.mdb"), m);
   }
 
-  /** A LevelDB directory is named as one. Without the check: "... no data.mdb; give the ...". */
+  /**
+   * A LevelDB directory is named as one. Without that check: "... is not an LMDB: no data.mdb; give
+   * the directory that Caffe's convert_imageset or convert_mnist_data wrote ...".
+   */
   @Test
   void levelDbIsNamed() throws Exception {
     Path ldb = CaffeDbs.write(dir, "leveldb", "train_leveldb", 1);
@@ -59,8 +62,9 @@ class LmdbStoreErrorsTest {
   }
 
   /**
-   * A data.mdb cut short inside its records fails naming the first missing page and its offset. A
-   * reader without the length check failed with "Cannot read page 21 of ...: EOF ...".
+   * A data.mdb cut short inside its records fails naming the first missing page and its offset.
+   * Without the length check: "Cannot read page 20 of ...: End of file reached before reading
+   * fully."
    */
   @Test
   void truncatedDataFile() throws Exception {
@@ -84,6 +88,10 @@ class LmdbStoreErrorsTest {
     assertTrue(m.contains("(bytes " + missing * 4096 + " to"), m);
   }
 
+  /**
+   * A data.mdb shorter than one meta page. Without that check the length check still caught it, as
+   * "... is truncated: page 0 (bytes 0 to 151) lies beyond its end at 100 bytes".
+   */
   @Test
   void dataFileShorterThanAMetaPage() throws Exception {
     Path copy = copyOf(cifar, "short_lmdb");
@@ -94,6 +102,10 @@ class LmdbStoreErrorsTest {
     assertTrue(m.contains("too short for LMDB's meta page"), m);
   }
 
+  /**
+   * A copy whose meta page 0 has another magic. Without the magic check it opened as a sound LMDB
+   * (and the text file below failed as "an LMDB of data format version 2021161080").
+   */
   @Test
   void badMagic() throws Exception {
     Path copy = copyOf(cifar, "magic_lmdb");
@@ -116,19 +128,30 @@ class LmdbStoreErrorsTest {
     assertTrue(m.contains("is not an LMDB: meta page 0 has magic 0x78787878"), m);
   }
 
+  /**
+   * A named sub-database (python3-lmdb, max_dbs). Without the node flag check it opened, and its
+   * one record, the sub-database's descriptor, would have gone on as a Datum.
+   */
   @Test
   void namedSubDatabaseRefused() throws Exception {
     String m = openFails(CaffeDbs.write(dir, "subdb", "named_lmdb", 1));
     assertTrue(m.contains("holds named sub-databases ('images' is one)"), m);
   }
 
+  /**
+   * A dup-sort main database (liblmdb through ctypes). Without the md_flags check the node check
+   * still refused it, as "record '00000000' holds several values (a dup-sort database)".
+   */
   @Test
   void dupSortDatabaseRefused() throws Exception {
     String m = openFails(CaffeDbs.write(dir, "dupsort", "dup_lmdb", 1));
     assertTrue(m.contains("is a dup-sort database"), m);
   }
 
-  /** A malformed Datum fails naming the LMDB and the record; its neighbours read fine. */
+  /**
+   * A malformed Datum fails naming the LMDB and the record; its neighbours read fine. Without the
+   * field length bound an ArrayIndexOutOfBoundsException escaped, naming nothing.
+   */
   @Test
   void malformedDatumNamesTheRecord() throws Exception {
     Path bad = CaffeDbs.write(dir, "malformed", "bad_lmdb", 3);

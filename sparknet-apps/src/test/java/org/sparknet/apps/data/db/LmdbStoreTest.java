@@ -44,9 +44,9 @@ class LmdbStoreTest {
 
   /**
    * Every Fashion-MNIST record comes back with convert_mnist_data's key, the IDX file's pixels
-   * (read by IdxFile, not through the LMDB) and label. A reader that started each leaf at node 1
-   * read 225 records instead of 300; one that read the older meta page (lower txnid) found an empty
-   * database.
+   * (read by IdxFile, not through the LMDB) and label. A reader that started each leaf after the
+   * first at node 1 read 226 of the 300 records; one that took the meta page with the lower txnid
+   * (python3-lmdb's first commit leaves page 0 at txnid 0) found none.
    */
   @Test
   void readsFashionMnistAsConvertMnistDataWroteIt() {
@@ -81,9 +81,9 @@ class LmdbStoreTest {
 
   /**
    * 3x32x32 records (3,072 data bytes, over a 4 KiB page's node limit) are read from their overflow
-   * pages. A reader that took the 8-byte overflow page number as the value failed here: "a Datum of
-   * shape 3x32x32 (3072 values) has 8 data bytes"; one that read the overflow page from byte 0
-   * (over its header) got pixel 0 wrong.
+   * pages. A reader that took the node's own bytes (the overflow page number) as the value, and one
+   * that copied the overflow page from byte 0 (its header), both failed record '00000000': "not a
+   * Caffe Datum (3083 bytes): a field tag of 3 at byte 0".
    */
   @Test
   void readsValuesOnOverflowPages() throws IOException {
@@ -104,7 +104,8 @@ class LmdbStoreTest {
 
   /**
    * float_data records, packed and not, with unknown fields between the known ones and a label of
-   * -1 (a 10-byte varint). A parser that read packed float_data as one float gave 1 value of 24.
+   * -1 (a 10-byte varint). A parser that read packed float_data as one float failed record
+   * '00000001': "a Datum of shape 2x3x4 (24 values) has 1 float_data values".
    */
   @Test
   void readsFloatData() throws IOException {
@@ -127,9 +128,10 @@ class LmdbStoreTest {
 
   /**
    * The 20,000-record tree has depth 3; split ranges cover every record exactly once, in key order,
-   * of near-equal sizes. A split that bounded each range by the first key of the next group's
-   * second subtree lost records (19,938 of 20,000); a scan that did not pop the branch path at the
-   * end of a subtree stopped after the first level-2 subtree (5,007 records).
+   * each within 10 % of an equal share. A split that stopped at n subtrees (no finer units) gave a
+   * first range of 5,022 records of 3 (6,667 expected); a scan that did not climb the branch path
+   * at the end of a subtree read 5,022 of 20,000; a range end taken inclusively put '00010044_...'
+   * in two ranges; a descent that never took a branch's node 1 gave a range of 8,370.
    */
   @Test
   void splitsCoverEveryRecordOnceInBalancedRanges() {
@@ -156,9 +158,26 @@ class LmdbStoreTest {
   }
 
   /**
+   * split reads only branch pages near the root: for 8 ranges of the depth-3 tree (a root over 4
+   * branch pages over 323 leaves) at most those 4 branch pages, whose 323 children are enough units
+   * (open has read the two meta pages and the path to the first leaf already). A split that went on
+   * until 100 units a range read 325 pages, every leaf.
+   */
+  @Test
+  void splitReadsOnlyBranchPages() {
+    try (LmdbStore store = LmdbStore.open(StoragePath.of(many))) {
+      long before = store.pagesRead();
+      assertEquals(2 + store.depth(), before, "open reads the meta pages, the path to a leaf");
+      store.split(8);
+      long read = store.pagesRead() - before;
+      assertTrue(read <= 4, "split(8) read " + read + " pages");
+    }
+  }
+
+  /**
    * A range with bounds that are not keys, in the middle of leaves of different level-2 subtrees,
-   * gives exactly its records. A scan that started at the leaf's first key rather than the first
-   * key >= from began at 00004309.
+   * gives exactly its records. A scan that started at its leaf's first key rather than the first
+   * key >= from gave 8,067 records for 8,024; one that did not climb the branch path gave 701.
    */
   @Test
   void scansARangeBetweenKeys() {
@@ -178,7 +197,10 @@ class LmdbStoreTest {
     }
   }
 
-  /** More ranges asked for than there are records: one record a range, none empty. */
+  /**
+   * More ranges asked for than there are records: one record a range, none empty. With range ends
+   * taken inclusively the first range held 2.
+   */
   @Test
   void splitsASmallDatabaseIntoSingleRecords() {
     try (LmdbStore store = LmdbStore.open(StoragePath.of(floats))) {
