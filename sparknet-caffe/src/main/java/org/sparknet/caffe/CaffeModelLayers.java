@@ -58,7 +58,7 @@ final class CaffeModelLayers {
     WeightCollection netWeights = null;
     for (int i = 0; i < np.layer_size(); i++) {
       LayerParameter lp = np.layer(i);
-      String name = lp.name().getString();
+      String name = lp.has_name() ? lp.name().getString() : "";
       if (lp.blobs_size() == 0 || out.contains(name)) {
         continue;
       }

@@ -26,10 +26,11 @@ import org.sparknet.ndarray.Shape;
  * layers' legacy 4-D blobs (num, channels, height, width) load by layer name into the V1 LeNet
  * deploy net, taking the net's shapes, as Caffe's upgrade and copy do.
  *
- * <p>A reader that upgraded a V1 file without its blobs (LegacyWeights copying only the names)
- * failed both load tests with "learnable layers missing from the file" ... no: with "layer 'conv1'
- * has 0 blobs, the net has 2"; one that read the V1 names in a V0 file failed the V0 case with
- * "learnable layers missing from the file: [conv1, conv2, ip1, ip2]".
+ * <p>A reader that upgraded a V1 file without its blobs failed all four tests ("layer 'conv1' has 0
+ * blobs, the net has 2"); one that took the V1 names in a V0 file failed the V0 case ("learnable
+ * layers missing from the file: [conv1, conv2, ip1, ip2]"). Before the names were copied through
+ * has_name, that mutation crashed the JVM in LayerParameter.set_name; the unnamed layer in these
+ * files then gave a NullPointerException in the by-name copy, now fixed.
  */
 class LegacyWeightsIT {
   private static final String SOLVER = "base_lr: 0.01\nlr_policy: \"fixed\"\n";
@@ -75,6 +76,12 @@ class LegacyWeightsIT {
         v0
             ? new HandProto().message(1, new HandProto().string(1, "relu1").string(2, "relu"))
             : new HandProto().string(4, "relu1").varint(5, 18));
+    // and one with neither name nor blobs, which Caffe's upgrade keeps as an unnamed layer
+    net.message(
+        2,
+        v0
+            ? new HandProto().message(1, new HandProto().string(2, "relu"))
+            : new HandProto().varint(5, 18));
     for (Map.Entry<String, int[][]> e : LENET.entrySet()) {
       String name = e.getKey();
       HandProto layer = new HandProto();

@@ -27,9 +27,8 @@ import org.sparknet.testing.OnnxRuntimeRun;
  * and ONNX Runtime's classes on the export agree with the predictions; a bad V1 file is exit 2 and
  * one line naming the file, line and field.
  *
- * <p>With the V1 refusal of main's DataLayers back in place, train, predict and export all exited 2
- * ("V1 'layers' blocks are not supported"); with the upgrade run in NetPlan only (CaffeFiles not
- * upgrading), train ran but printed no upgrade line, failing the line checks.
+ * <p>With CaffeFiles not upgrading (NetPlan still does), training ran but printed no upgrade line,
+ * and the bad deploy net's error named "net definition" instead of the file: both tests failed.
  */
 class OldCaffeFormatsIT {
   private static final String MNIST = "/caffe/examples/mnist/";

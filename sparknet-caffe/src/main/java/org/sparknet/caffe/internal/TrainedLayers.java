@@ -45,7 +45,7 @@ public final class TrainedLayers {
     Set<String> found = new LinkedHashSet<>();
     for (int i = 0; i < model.layer_size(); i++) {
       LayerParameter lp = model.layer(i);
-      String name = lp.name().getString();
+      String name = lp.has_name() ? lp.name().getString() : "";
       List<Shape> want = expected.get(name);
       if (want != null) {
         found.add(name);

@@ -22,9 +22,8 @@ import org.sparknet.caffe.internal.TextFormat.Message;
  * printed with protobuf's DebugString, which must be equal. Only files Caffe upgrades without a
  * fatal error are given to it (a LOG(FATAL) would end the JVM).
  *
- * <p>A Java upgrader that wrote {@code lr_mult} from {@code weight_decay} failed every V1 case
- * here; one that left out BatchNorm's decay_mult failed the BatchNorm case with DebugString missing
- * "decay_mult: 0".
+ * <p>A Java upgrader that swapped blobs_lr and weight_decay (lr_mult from weight_decay) failed 9 of
+ * the 13 cases; one that left out BatchNorm's decay_mult: 0 failed the BatchNorm case.
  */
 class UpgradeOracleIT {
   static Stream<Arguments> oldNets() {
