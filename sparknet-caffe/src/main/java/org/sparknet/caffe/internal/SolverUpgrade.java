@@ -10,7 +10,8 @@ import org.sparknet.caffe.internal.TextFormat.Message;
  * A solver in Caffe's older format as the current one, as Caffe's {@code UpgradeSolverAsNeeded}
  * makes it (the enum {@code solver_type} as the string {@code type}), with the nets it embeds
  * ({@code net_param}, {@code train_net_param}, every {@code test_net_param}) upgraded by {@link
- * NetUpgrade}, which Caffe does when it reads them.
+ * NetUpgrade}. Caffe 1.0 upgrades the net files a solver names but not embedded nets (it would
+ * build a V1 net_param with no layers); SparkNet upgrades both alike.
  */
 public final class SolverUpgrade {
   /** SolverParameter.SolverType to the solver registry's names (Caffe's UpgradeSolverType). */
