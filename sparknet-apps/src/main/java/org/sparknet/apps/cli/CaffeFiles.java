@@ -5,11 +5,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.storage.StoragePath;
+import org.sparknet.caffe.CaffeDefinitions;
 
 /**
  * A Caffe solver and net read from unchanged Caffe files. A solver's {@code net:} (or {@code
  * train_net:}) path is resolved against the solver file's directory first, then the current
- * directory, so Caffe's examples work both from their own folder and from Caffe's root.
+ * directory, so Caffe's examples work both from their own folder and from Caffe's root. Files in
+ * Caffe's older formats (V1 layers, net-level input_dim, solver_type, ...) are upgraded as they are
+ * read, with one line to stderr per upgraded file ({@link CaffeDefinitions}).
  *
  * @param solverText the solver prototxt
  * @param netText the net prototxt, or null when the solver embeds it ({@code net_param})
@@ -39,9 +42,9 @@ record CaffeFiles(String solverText, String netText, String netSource) {
     if (solver == null && net == null) {
       throw new IllegalArgumentException("Give the net with --net FILE or --solver FILE");
     }
-    String solverText = solver == null ? INFERENCE_SOLVER : text(solver, "Solver");
+    String solverText = solver == null ? INFERENCE_SOLVER : solverText(solver);
     if (net != null) {
-      return new CaffeFiles(solverText, text(net, "Net"), net.toString());
+      return new CaffeFiles(solverText, netText(net), net.toString());
     }
     Matcher m = NET_FILE.matcher(solverText);
     if (m.find()) {
@@ -52,7 +55,7 @@ record CaffeFiles(String solverText, String netText, String netSource) {
           besideSolver.equals(asWritten) ? List.of(asWritten) : List.of(besideSolver, asWritten);
       for (StoragePath p : candidates) {
         if (p.isFile()) {
-          return new CaffeFiles(solverText, text(p, "Net"), p.toString());
+          return new CaffeFiles(solverText, netText(p), p.toString());
         }
       }
       throw new IllegalArgumentException(
@@ -81,6 +84,23 @@ record CaffeFiles(String solverText, String netText, String netSource) {
 
   NetDefinition definition(List<Integer> sampleShape, long seed) {
     return new NetDefinition("caffe", solverText, netText, sampleShape, seed, "cpu");
+  }
+
+  /** The net file's text, upgraded when it is in an older Caffe format. */
+  static String netText(StoragePath file) {
+    return report(CaffeDefinitions.upgradeNet(text(file, "Net"), "net " + file));
+  }
+
+  /** The solver file's text (and its embedded nets), upgraded when in an older Caffe format. */
+  static String solverText(StoragePath file) {
+    return report(CaffeDefinitions.upgradeSolver(text(file, "Solver"), "solver " + file));
+  }
+
+  private static String report(CaffeDefinitions.Upgraded u) {
+    if (u.upgraded()) {
+      System.err.println("sparknet: " + u.notice());
+    }
+    return u.text();
   }
 
   static String text(StoragePath file, String what) {

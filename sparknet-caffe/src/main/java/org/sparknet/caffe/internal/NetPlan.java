@@ -63,6 +63,7 @@ public record NetPlan(
 
     Message solver = TextFormat.parse(def.solverText(), "solver definition");
     ProtoSchema.checkSolver(solver, "solver definition");
+    solver = SolverUpgrade.of(solver, "solver definition").net();
     String netSource = def.netText() != null ? "net definition" : "solver definition (net_param)";
     Message net = def.netText() != null ? parseNet(def.netText(), netSource) : embeddedNet(solver);
 
@@ -86,7 +87,7 @@ public record NetPlan(
   private static Message parseNet(String text, String source) {
     Message net = TextFormat.parse(text, source);
     ProtoSchema.checkNet(net, source);
-    return net;
+    return NetUpgrade.of(net, source).net();
   }
 
   private static Message embeddedNet(Message solver) {
