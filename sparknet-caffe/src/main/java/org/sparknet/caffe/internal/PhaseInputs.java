@@ -78,6 +78,7 @@ final class PhaseInputs {
     }
     String type = layer.value("type", "");
     List<String> tops = layer.values("top");
+    checkTops(layer, tops, what);
     if (type.equals("Input")) {
       addInputs(layer, NetPlan.layerName(layer, indices.get(k)), tops, what);
     }
@@ -95,6 +96,24 @@ final class PhaseInputs {
       boundLabels(layer, k);
     }
     available.addAll(tops);
+  }
+
+  /** Caffe's Net::AppendTop: a top already made is an error unless the layer works in place. */
+  private void checkTops(Message layer, List<String> tops, String what) {
+    List<String> bottoms = layer.values("bottom");
+    for (int t = 0; t < tops.size(); t++) {
+      String top = tops.get(t);
+      boolean inPlace = t < bottoms.size() && bottoms.get(t).equals(top);
+      if (available.contains(top) && !inPlace) {
+        throw new IllegalArgumentException(
+            what
+                + ": top '"
+                + top
+                + "' is produced by an earlier layer too; Caffe takes one producer per blob"
+                + " (in place only as the same bottom and top): rename one, or give the layers"
+                + " include/exclude rules that keep them apart");
+      }
+    }
   }
 
   private void addInputs(Message layer, String layerName, List<String> tops, String what) {
