@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class RoundMetrics implements Serializable {
     this.epoch = b.epoch;
     this.meanLoss = b.meanLoss;
     this.learningRate = b.learningRate;
-    this.validation = Map.copyOf(b.validation);
+    this.validation = Collections.unmodifiableMap(new LinkedHashMap<>(b.validation)); // net order
     this.testNets = List.copyOf(b.testNets);
     this.timings = b.timings;
     this.timestampMillis = b.timestampMillis;

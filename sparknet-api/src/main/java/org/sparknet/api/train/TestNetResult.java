@@ -1,6 +1,8 @@
 package org.sparknet.api.train;
 
 import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.sparknet.api.Net;
@@ -22,7 +24,7 @@ public record TestNetResult(int net, List<String> stages, Map<String, Float> out
       throw new IllegalArgumentException("Test net numbers start at 0 but got " + net);
     }
     stages = List.copyOf(stages);
-    outputs = Map.copyOf(outputs);
+    outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs)); // the net's order
   }
 
   /** "Test net #1 (test-on-test)". */
