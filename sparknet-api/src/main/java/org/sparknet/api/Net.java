@@ -54,6 +54,69 @@ public interface Net extends AutoCloseable {
   Map<String, Float> test(int numSteps, BatchFeeder feeder);
 
   /**
+   * How many test nets the net has: Caffe builds one per {@code test_iter} of its solver (each with
+   * its own {@code test_state} stages and its own data); at least 1. Test net #0 is the one {@link
+   * #test(int, BatchFeeder)}, {@link #forward} and {@link #inputShapes(Phase) inputShapes(TEST)}
+   * use.
+   */
+  default int testNetCount() {
+    return 1;
+  }
+
+  /**
+   * Runs {@code numSteps} forward passes of test net {@code testNet} (0 to {@link #testNetCount()}
+   * - 1) and returns the mean of each scalar output, as {@link #test(int, BatchFeeder)} does for
+   * net #0.
+   *
+   * @throws IllegalArgumentException when there is no such test net
+   */
+  default Map<String, Float> test(int testNet, int numSteps, BatchFeeder feeder) {
+    checkTestNet(testNet);
+    return test(numSteps, feeder);
+  }
+
+  /** The input blobs of test net {@code testNet} and their shapes, in the net's order. */
+  default Map<String, Shape> testInputShapes(int testNet) {
+    checkTestNet(testNet);
+    return inputShapes(Phase.TEST);
+  }
+
+  /** The stages of test net {@code testNet}'s state (Caffe's {@code test_state}); often empty. */
+  default List<String> testNetStages(int testNet) {
+    checkTestNet(testNet);
+    return List.of();
+  }
+
+  /** "Test net #1 (test-on-test)": the net's number and stages, as {@code caffe train} logs it. */
+  default String describeTestNet(int testNet) {
+    return describeTestNet(testNet, testNetStages(testNet));
+  }
+
+  /** "Test net #k", followed by the stages in parentheses when there are any. */
+  static String describeTestNet(int testNet, List<String> stages) {
+    return "Test net #"
+        + testNet
+        + (stages.isEmpty() ? "" : " (" + String.join(", ", stages) + ")");
+  }
+
+  /**
+   * Throws {@link IllegalArgumentException} unless {@code testNet} is one of this net's test nets.
+   */
+  default void checkTestNet(int testNet) {
+    if (testNet < 0 || testNet >= testNetCount()) {
+      throw new IllegalArgumentException(
+          "Net '"
+              + name()
+              + "' has "
+              + testNetCount()
+              + " test net(s) (0 to "
+              + (testNetCount() - 1)
+              + "); there is no test net #"
+              + testNet);
+    }
+  }
+
+  /**
    * One forward pass of the test-phase net over the batch that {@code feeder} writes. Returns
    * owning copies of the named blobs; the caller closes them.
    */

@@ -317,6 +317,30 @@ public final class SolverGroup implements Net {
   }
 
   @Override
+  public int testNetCount() {
+    checkOpen();
+    return first().testNetCount();
+  }
+
+  @Override
+  public Map<String, Float> test(int testNet, int numSteps, BatchFeeder feeder) {
+    checkOpen();
+    return first().test(testNet, numSteps, feeder);
+  }
+
+  @Override
+  public Map<String, Shape> testInputShapes(int testNet) {
+    checkOpen();
+    return first().testInputShapes(testNet);
+  }
+
+  @Override
+  public List<String> testNetStages(int testNet) {
+    checkOpen();
+    return first().testNetStages(testNet);
+  }
+
+  @Override
   public Map<String, NDArray> forward(BatchFeeder feeder, List<String> blobs) {
     checkOpen();
     return first().forward(feeder, blobs);

@@ -13,6 +13,7 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.BlobShapes;
 import org.sparknet.caffe.internal.CaffeRuntime;
+import org.sparknet.caffe.internal.LegacyWeights;
 import org.sparknet.ndarray.Shape;
 
 /**
@@ -28,7 +29,8 @@ final class CaffeModelLayers {
 
   /**
    * @throws IllegalArgumentException naming {@code source} when the bytes are not a binary
-   *     NetParameter, use the V1 layer format, or hold a blob whose data does not fill its shape
+   *     NetParameter, mix the V1 and current layer formats, or hold a blob whose data does not fill
+   *     its shape
    */
   static WeightCollection read(NetDefinition definition, byte[] bytes, String source) {
     CaffeRuntime.load();
@@ -47,11 +49,7 @@ final class CaffeModelLayers {
         throw new IllegalArgumentException(
             "Weights file " + source + " is not a binary Caffe NetParameter (.caffemodel)");
       }
-      if (np.layers_size() > 0) {
-        throw new IllegalArgumentException(
-            source + " uses Caffe's V1 layer format; upgrade it with upgrade_net_proto_binary");
-      }
-      return layers(np, definition, source);
+      return layers(LegacyWeights.upgrade(np, source), definition, source);
     }
   }
 
@@ -60,7 +58,7 @@ final class CaffeModelLayers {
     WeightCollection netWeights = null;
     for (int i = 0; i < np.layer_size(); i++) {
       LayerParameter lp = np.layer(i);
-      String name = lp.name().getString();
+      String name = lp.has_name() ? lp.name().getString() : "";
       if (lp.blobs_size() == 0 || out.contains(name)) {
         continue;
       }

@@ -1,6 +1,6 @@
 package org.sparknet.caffe;
 
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,11 +20,9 @@ import org.sparknet.api.Phase;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
-import org.sparknet.caffe.internal.BlobShapes;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.CheckedStep;
 import org.sparknet.caffe.internal.Divergence;
-import org.sparknet.caffe.internal.InputBlob;
 import org.sparknet.caffe.internal.InputFeeder;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.LearnableParams;
@@ -34,6 +32,7 @@ import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.SolverStates;
 import org.sparknet.caffe.internal.Solvers;
+import org.sparknet.caffe.internal.TestNetPlan;
 import org.sparknet.caffe.internal.TrainedLayers;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -60,11 +59,12 @@ import org.sparknet.ndarray.Shape;
  * {@code LearnableParams} (weights and their views), {@code SolverStates} (iteration and history),
  * {@code TrainedLayers} (.caffemodel contents), {@code CheckedStep} (a solver step whose forward
  * outputs are checked before the backward pass) and {@code Divergence} (those checks); and, in this
- * package, {@code TestPhaseNet} (the TEST net's passes, on the net this class owns).
+ * package, {@code TestPhaseNet} (a test net's passes, on a net this class owns).
  *
- * <p>Native memory: the solver (with the train net) and the TEST-phase net, which shares the
- * trained layers. {@link #close()} frees both. Caffe's mode and device are per thread: every public
- * method sets them on the calling thread. One thread at a time.
+ * <p>Native memory: the solver (with the train net) and one TEST net per test net the solver
+ * defines (its {@code test_iter} and {@code test_state}; one when it defines none), each sharing
+ * the trained layers. {@link #close()} frees them all. Caffe's mode and device are per thread:
+ * every public method sets them on the calling thread. One thread at a time.
  */
 public final class CaffeNet implements Net {
   private static final String DRY_RUN_PROPERTY = "sparknet.caffe.dryRun";
@@ -73,12 +73,12 @@ public final class CaffeNet implements Net {
   private final NetPlan plan;
   private final int deviceId;
   private final FloatSGDSolver solver;
-  private final FloatNet testNet;
+  private final List<FloatNet> testNets; // one per test net of the plan, trained layers shared
   private final LearnableParams params; // owned (learnable) params, net order
   private final LossTerms lossTerms;
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private final InputFeeder inputs;
-  private final TestPhaseNet testPhase;
+  private final List<TestPhaseNet> testPhases;
   private final SolverStates solverStates;
   private final CheckedStep step;
   private boolean closed;
@@ -90,50 +90,49 @@ public final class CaffeNet implements Net {
     this.deviceId = CaffeRuntime.deviceId(definition.device());
     CaffeRuntime.useDevice(deviceId);
     FloatSGDSolver s = null;
-    FloatNet t = null;
-    List<String> testOutputs;
+    List<FloatNet> ts = new ArrayList<>();
     try (PointerScope scope = new PointerScope()) {
       s = Solvers.create(plan);
-      NetParameter tp = new NetParameter();
-      CaffeRuntime.readText(plan.testNetText(), tp, "net definition (TEST phase)");
-      t = new FloatNet(tp);
-      t.retainReference();
-      scope.detach(t);
       FloatNet train = s.net();
-      t.ShareTrainedLayersWith(train);
+      for (TestNetPlan tp : plan.testNets()) {
+        ts.add(TestPhaseNet.build(tp, train, scope));
+      }
       this.params = LearnableParams.of(train, plan.netName());
       this.lossTerms = LossTerms.of(train);
       this.step = new CheckedStep(s, Divergence.of(train, params));
-      testOutputs = TestPhaseNet.outputNames(t);
-      checkInputs(train, Phase.TRAIN);
-      checkInputs(t, Phase.TEST);
+      TestPhaseNet.checkInputs(train, plan.trainInputs());
+      for (int k = 0; k < ts.size(); k++) {
+        TestPhaseNet.checkInputs(ts.get(k), plan.testNet(k).inputs());
+      }
       if (deviceId >= 0) {
         // Before the first pass, which allocates on the GPU: Caffe aborts on a failed cudaMalloc.
-        NetMemory.of(plan, train, t, deviceId).check(CaffeRuntime.freeGpuBytes(deviceId));
+        NetMemory.of(plan, train, ts, deviceId).check(CaffeRuntime.freeGpuBytes(deviceId));
       }
     } catch (RuntimeException | Error e) {
-      if (t != null) {
-        t.close();
-      }
+      ts.forEach(FloatNet::close);
       if (s != null) {
         s.close();
       }
       throw e;
     }
     this.solver = s;
-    this.testNet = t;
+    this.testNets = List.copyOf(ts);
     InputTransforms tr = null;
     try {
       tr = new InputTransforms(plan, definition.seed());
     } finally {
       if (tr == null) {
-        t.close();
+        ts.forEach(FloatNet::close);
         s.close();
       }
     }
     this.transforms = tr;
     this.inputs = new InputFeeder(plan, tr);
-    this.testPhase = new TestPhaseNet(t, plan.netName(), inputs, testOutputs);
+    List<TestPhaseNet> phases = new ArrayList<>();
+    for (int k = 0; k < ts.size(); k++) {
+      phases.add(new TestPhaseNet(ts.get(k), k, plan.netName(), inputs));
+    }
+    this.testPhases = List.copyOf(phases);
     this.solverStates = new SolverStates(s, params, plan.netName(), plan.solverType());
   }
 
@@ -154,18 +153,6 @@ public final class CaffeNet implements Net {
       DryRun.check(definition);
     }
     return new CaffeNet(definition, plan);
-  }
-
-  private void checkInputs(FloatNet net, Phase phase) {
-    for (InputBlob in : plan.inputs(phase)) {
-      Shape actual = BlobShapes.of(net.blob_by_name(in.name()));
-      if (!actual.equals(Shape.of(in.shape()))) {
-        throw new IllegalStateException(
-            String.format(
-                "Input blob '%s' has shape %s, planned %s",
-                in.name(), actual, Shape.of(in.shape())));
-      }
-    }
   }
 
   /**
@@ -210,11 +197,7 @@ public final class CaffeNet implements Net {
   @Override
   public Map<String, Shape> inputShapes(Phase phase) {
     checkOpen();
-    Map<String, Shape> out = new LinkedHashMap<>();
-    for (InputBlob in : plan.inputs(phase)) {
-      out.put(in.name(), Shape.of(in.feedShape()));
-    }
-    return Collections.unmodifiableMap(out);
+    return TestPhaseNet.feedShapes(plan.inputs(phase));
   }
 
   /**
@@ -268,11 +251,36 @@ public final class CaffeNet implements Net {
 
   @Override
   public Map<String, Float> test(int numSteps, BatchFeeder feeder) {
+    return test(0, numSteps, feeder);
+  }
+
+  /** One per test net the solver defines ({@code test_iter}), or 1 when it defines none. */
+  @Override
+  public int testNetCount() {
+    checkOpen();
+    return testPhases.size();
+  }
+
+  @Override
+  public Map<String, Float> test(int testNet, int numSteps, BatchFeeder feeder) {
+    checkTestNet(testNet);
     return onDevice(
         () -> {
           checkSteps(numSteps, feeder);
-          return testPhase.test(numSteps, feeder);
+          return testPhases.get(testNet).test(numSteps, feeder);
         });
+  }
+
+  @Override
+  public Map<String, Shape> testInputShapes(int testNet) {
+    checkTestNet(testNet);
+    return TestPhaseNet.feedShapes(plan.testNet(testNet).inputs());
+  }
+
+  @Override
+  public List<String> testNetStages(int testNet) {
+    checkTestNet(testNet);
+    return plan.testNet(testNet).stages();
   }
 
   @Override
@@ -281,7 +289,7 @@ public final class CaffeNet implements Net {
     Objects.requireNonNull(blobs, "blobs");
     // Copies go to the heap first: an NDArray allocated inside a PointerScope would be freed
     // when the scope closes.
-    Map<String, Tensor> copies = onDevice(() -> testPhase.forward(feeder, blobs));
+    Map<String, Tensor> copies = onDevice(() -> testPhases.get(0).forward(feeder, blobs));
     Map<String, NDArray> out = new LinkedHashMap<>();
     copies.forEach((k, t) -> out.put(k, NDArray.create(t.data(), t.shape().dims())));
     return out;
@@ -422,7 +430,7 @@ public final class CaffeNet implements Net {
     closed = true;
     CaffeRuntime.useDevice(deviceId); // the mode it was built in: see PlainCaffeSolver#close
     transforms.close();
-    testNet.close();
+    testNets.forEach(FloatNet::close);
     solver.close();
   }
 
@@ -443,6 +451,10 @@ public final class CaffeNet implements Net {
             params.total()));
     sb.append("  inputs (train) ").append(inputShapes(Phase.TRAIN)).append('\n');
     sb.append("  inputs (test)  ").append(inputShapes(Phase.TEST)).append('\n');
+    for (int k = 1; k < testPhases.size(); k++) {
+      sb.append("  inputs (").append(describeTestNet(k)).append(") ");
+      sb.append(testInputShapes(k)).append('\n');
+    }
     sb.append(params.sizesByLayer());
     return sb.toString();
   }

@@ -12,6 +12,8 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.DataLayers;
 import org.sparknet.caffe.internal.NetPlan;
+import org.sparknet.caffe.internal.StateRules;
+import org.sparknet.caffe.internal.TestNetPlan;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
@@ -131,11 +133,11 @@ public final class CaffeNetProvider implements NetProvider {
    */
   @Override
   public String defaultScoresBlob(NetDefinition definition) {
-    Message net = TextFormat.parse(NetPlan.of(definition).testNetText(), "net definition");
+    TestNetPlan test = NetPlan.of(definition).testNets().get(0);
     String lastTop = null;
-    for (Field f : net.all("layer")) {
+    for (Field f : test.net().all("layer")) {
       Message layer = f.message();
-      if (!inTestPhase(layer)) {
+      if (!StateRules.included(layer, test.state(), "net definition")) {
         continue;
       }
       List<String> bottoms = layer.values("bottom");
@@ -151,20 +153,6 @@ public final class CaffeNetProvider implements NetProvider {
       throw new IllegalArgumentException("The net definition has no layer with a top");
     }
     return lastTop;
-  }
-
-  private static boolean inTestPhase(Message layer) {
-    for (Field inc : layer.all("include")) {
-      if ("TRAIN".equals(inc.message().value("phase", null))) {
-        return false;
-      }
-    }
-    for (Field exc : layer.all("exclude")) {
-      if ("TEST".equals(exc.message().value("phase", null))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

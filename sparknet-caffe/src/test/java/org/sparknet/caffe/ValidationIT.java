@@ -162,9 +162,10 @@ class ValidationIT {
             "layer 'mnist' (Data)",
             "transform_param.mean_file no/such/mean.binaryproto does not exist"),
         bad(
-            "V1 layers",
-            def(SOLVER, "name: \"x\"\nlayers { name: \"a\" type: DATA }\n"),
-            "V1 'layers'"),
+            "V1 and V2 layers in one net",
+            def(SOLVER, NET + "layers { name: \"r\" type: RELU bottom: \"ip\" top: \"ip\" }\n"),
+            "net definition, line",
+            "both V1 'layers' and V2 'layer' blocks"),
         // Java cannot see this one: the dry run in a child JVM turns Caffe's CHECK into the error.
         bad(
             "kernel larger than the input (dry run)",

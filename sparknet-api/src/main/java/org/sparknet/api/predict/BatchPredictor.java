@@ -20,21 +20,38 @@ import org.sparknet.ndarray.Shape;
 public final class BatchPredictor {
   private final Net net;
   private final InputBlobs blobs;
+  private final int testNet;
 
   /**
+   * On test net #0, the one {@link #predict} runs on.
+   *
    * @throws IllegalArgumentException when the TEST-phase net has no input blob {@code blobs.data()}
    *     with a batch axis
    */
   public BatchPredictor(Net net, InputBlobs blobs) {
+    this(net, blobs, 0);
+  }
+
+  /**
+   * On test net {@code testNet} ({@link Net#testNetCount()}) for {@link #evaluate}; {@link
+   * #predict} always runs test net #0 ({@link Net#forward}).
+   *
+   * @throws IllegalArgumentException when that net has no input blob {@code blobs.data()} with a
+   *     batch axis, or there is no such test net
+   */
+  public BatchPredictor(Net net, InputBlobs blobs, int testNet) {
     this.net = net;
     this.blobs = blobs;
-    Map<String, Shape> inputs = net.inputShapes(Phase.TEST);
+    this.testNet = testNet;
+    Map<String, Shape> inputs = net.testInputShapes(testNet);
     Shape data = inputs.get(blobs.data());
     if (data == null || data.rank() < 1) {
       throw new IllegalArgumentException(
           "The TEST-phase net '"
               + net.name()
-              + "' has no input blob '"
+              + "'"
+              + (net.testNetCount() > 1 ? " (" + net.describeTestNet(testNet) + ")" : "")
+              + " has no input blob '"
               + blobs.data()
               + "' with a batch axis; its inputs are "
               + inputs
@@ -99,12 +116,12 @@ public final class BatchPredictor {
     }
   }
 
-  /** Sums of the TEST net's scalar outputs over every example of {@code source}. */
+  /** Sums of the test net's scalar outputs over every example of {@code source}. */
   public OutputSums evaluate(BatchSource source) {
     OutputSums sums = new OutputSums();
     while (source.hasNext()) {
       int[] fresh = {0};
-      Map<String, Float> outputs = net.test(1, inputs -> fresh[0] = source.fill(inputs));
+      Map<String, Float> outputs = net.test(testNet, 1, inputs -> fresh[0] = source.fill(inputs));
       sums.addBatch(outputs, fresh[0]);
     }
     return sums;

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +33,7 @@ public final class RoundMetrics implements Serializable {
   private final double meanLoss;
   private final double learningRate;
   private final Map<String, Float> validation;
+  private final List<TestNetResult> testNets;
   private final Timings timings;
   private final long timestampMillis;
   private final List<String> devices;
@@ -69,7 +71,8 @@ public final class RoundMetrics implements Serializable {
     this.epoch = b.epoch;
     this.meanLoss = b.meanLoss;
     this.learningRate = b.learningRate;
-    this.validation = Map.copyOf(b.validation);
+    this.validation = Collections.unmodifiableMap(new LinkedHashMap<>(b.validation)); // net order
+    this.testNets = List.copyOf(b.testNets);
     this.timings = b.timings;
     this.timestampMillis = b.timestampMillis;
     this.devices = Collections.unmodifiableList(new ArrayList<>(b.devices));
@@ -126,9 +129,20 @@ public final class RoundMetrics implements Serializable {
     return learningRate;
   }
 
-  /** Mean of each test output over the validation set when this round validated, else empty. */
+  /**
+   * Mean of each test output of test net #0 over its validation set when this round validated, else
+   * empty.
+   */
   public Map<String, Float> validation() {
     return validation;
+  }
+
+  /**
+   * Every test net's results, by net number, when this round validated a net with more than one
+   * test net (Caffe's {@code test_state}s); else empty, and {@link #validation()} holds net #0's.
+   */
+  public List<TestNetResult> testNets() {
+    return testNets;
   }
 
   public Timings timings() {
@@ -219,6 +233,17 @@ public final class RoundMetrics implements Serializable {
     }
     ObjectNode v = o.putObject("validation");
     new TreeMap<>(validation).forEach((k, x) -> putNumber(v, k, x));
+    if (!testNets.isEmpty()) {
+      var nets = o.putArray("testNets");
+      for (TestNetResult t : testNets) {
+        ObjectNode n = nets.addObject();
+        n.put("net", t.net());
+        var st = n.putArray("stages");
+        t.stages().forEach(st::add);
+        ObjectNode out = n.putObject("outputs");
+        new TreeMap<>(t.outputs()).forEach((k, x) -> putNumber(out, k, x));
+      }
+    }
     try {
       return JSON.writeValueAsString(o);
     } catch (JsonProcessingException e) {
@@ -249,6 +274,16 @@ public final class RoundMetrics implements Serializable {
     o.path("validation")
         .fields()
         .forEachRemaining(e -> validation.put(e.getKey(), (float) number(e.getValue())));
+    List<TestNetResult> testNets = new ArrayList<>();
+    for (JsonNode n : o.path("testNets")) {
+      List<String> stages = new ArrayList<>();
+      n.path("stages").forEach(st -> stages.add(st.asText()));
+      Map<String, Float> outputs = new TreeMap<>();
+      n.path("outputs")
+          .fields()
+          .forEachRemaining(e -> outputs.put(e.getKey(), (float) number(e.getValue())));
+      testNets.add(new TestNetResult(n.path("net").asInt(), stages, outputs));
+    }
     List<String> devices = new ArrayList<>();
     for (JsonNode d : o.path("devices")) {
       devices.add(d.isNull() ? null : d.asText());
@@ -272,6 +307,7 @@ public final class RoundMetrics implements Serializable {
         .learningRate(number(o.path("learningRate")))
         .devices(devices)
         .validation(validation)
+        .testNets(testNets)
         .timings(
             new Timings(
                 o.path("computeMillis").asLong(),
@@ -312,8 +348,16 @@ public final class RoundMetrics implements Serializable {
                 timings.broadcastMillis(),
                 timings.aggregateMillis(),
                 timings.schedulingMillis()));
-    for (Map.Entry<String, Float> e : new TreeMap<>(validation).entrySet()) {
-      sb.append(String.format(Locale.ROOT, " val %s %.4f", e.getKey(), e.getValue()));
+    if (testNets.isEmpty()) {
+      for (Map.Entry<String, Float> e : new TreeMap<>(validation).entrySet()) {
+        sb.append(String.format(Locale.ROOT, " val %s %.4f", e.getKey(), e.getValue()));
+      }
+    }
+    for (TestNetResult t : testNets) {
+      sb.append(" val ").append(t.describe());
+      for (Map.Entry<String, Float> e : new TreeMap<>(t.outputs()).entrySet()) {
+        sb.append(String.format(Locale.ROOT, " %s %.4f", e.getKey(), e.getValue()));
+      }
     }
     return sb.toString();
   }
@@ -334,6 +378,7 @@ public final class RoundMetrics implements Serializable {
     private double meanLoss;
     private double learningRate = Double.NaN;
     private Map<String, Float> validation = Map.of();
+    private List<TestNetResult> testNets = List.of();
     private Timings timings = new Timings(0, 0, 0, 0, 0, 0);
     private long timestampMillis = System.currentTimeMillis();
     private List<String> devices = List.of();
@@ -393,6 +438,12 @@ public final class RoundMetrics implements Serializable {
 
     public Builder validation(Map<String, Float> v) {
       this.validation = v;
+      return this;
+    }
+
+    /** Every test net's results, when the net has more than one test net. */
+    public Builder testNets(List<TestNetResult> t) {
+      this.testNets = t;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package org.sparknet.api.train;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -68,13 +69,33 @@ public final class RoundProgress implements RoundListener {
             m.iteration(),
             m.meanLoss(),
             m.imagesPerSecond()));
-    if (!m.validation().isEmpty()) {
+    if (!m.testNets().isEmpty()) {
+      sb.append("  val ").append(testNetsText(m.testNets()));
+    } else if (!m.validation().isEmpty()) {
       sb.append("  val");
       for (Map.Entry<String, Float> e : new TreeMap<>(m.validation()).entrySet()) {
         sb.append(String.format(Locale.ROOT, " %s %.4f", e.getKey(), e.getValue()));
       }
     }
     return lineEnd(sb, elapsedNanos, seen, roundsLeft(m));
+  }
+
+  /**
+   * Every test net's outputs, as {@code caffe train} names the nets: {@code "Test net #0
+   * (test-on-train): l2_error 0.0312; Test net #1 (test-on-test): l2_error 0.0401"}.
+   */
+  public static String testNetsText(List<TestNetResult> nets) {
+    StringBuilder sb = new StringBuilder();
+    for (TestNetResult t : nets) {
+      if (sb.length() > 0) {
+        sb.append("; ");
+      }
+      sb.append(t.describe()).append(':');
+      for (Map.Entry<String, Float> e : new TreeMap<>(t.outputs()).entrySet()) {
+        sb.append(String.format(Locale.ROOT, " %s %.4f", e.getKey(), e.getValue()));
+      }
+    }
+    return sb.toString();
   }
 
   /**

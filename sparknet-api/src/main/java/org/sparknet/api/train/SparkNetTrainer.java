@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongPredicate;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -141,28 +142,52 @@ public final class SparkNetTrainer implements AutoCloseable {
         FeatureColumns.examples(df, featuresCol, labelCol), "Column '" + featuresCol + "'");
   }
 
-  /** Sets the validation data, kept in its own partitioning, packed and cached. */
+  /**
+   * Sets the validation data, kept in its own partitioning, packed and cached: every test net of
+   * the net ({@link Net#testNetCount()}) tests on it.
+   */
   public SparkNetTrainer setValidationData(JavaRDD<Example> examples) {
-    return setValidation(examples, "Example.features");
+    return setValidation(List.of(examples), "Example.features");
   }
 
-  private SparkNetTrainer setValidation(JavaRDD<Example> examples, String source) {
+  /**
+   * Sets one validation data set per test net, in the order of the net's test nets (Caffe: of the
+   * solver's {@code test_iter}), or one list element that every test net tests on.
+   *
+   * @throws IllegalArgumentException when the count is neither 1 nor {@link Net#testNetCount()}
+   */
+  public SparkNetTrainer setValidationData(List<JavaRDD<Example>> perTestNet) {
+    return setValidation(perTestNet, "Example.features");
+  }
+
+  private SparkNetTrainer setValidation(List<JavaRDD<Example>> sets, String source) {
     checkOpen();
-    rounds.setValidation(examples, source);
+    rounds.setValidation(sets, source);
     return this;
   }
 
   public SparkNetTrainer setValidationData(Dataset<Row> df, String featuresCol, String labelCol) {
     checkOpen();
     return setValidation(
-        FeatureColumns.examples(df, featuresCol, labelCol), "Column '" + featuresCol + "'");
+        List.of(FeatureColumns.examples(df, featuresCol, labelCol)),
+        "Column '" + featuresCol + "'");
   }
 
   // ---------------------------------------------------------------- training
 
   /** Runs one round and returns its metrics. */
   public RoundMetrics trainRound() {
+    return trainRound(iteration -> false);
+  }
+
+  /**
+   * Runs one round and returns its metrics; tests every test net after it, on its validation data,
+   * when the config's validation interval says so or {@code testAfter} accepts the round's last
+   * iteration, so that the results go into the metrics, the metrics file and the listeners.
+   */
+  public RoundMetrics trainRound(LongPredicate testAfter) {
     checkOpen();
+    Objects.requireNonNull(testAfter, "testAfter");
     PackedData training = rounds.requireTraining();
     if (!warmStartDone) {
       warmStartDone = true;
@@ -170,7 +195,7 @@ public final class SparkNetTrainer implements AutoCloseable {
         WarmStart.run(sc, cfg, driverNet, training, state);
       }
     }
-    RoundMetrics m = rounds.run(plannedRounds);
+    RoundMetrics m = rounds.run(plannedRounds, testAfter);
     LOG.info("SparkNet {}", m.summary());
     afterRound(m);
     return m;
@@ -258,6 +283,15 @@ public final class SparkNetTrainer implements AutoCloseable {
   public Map<String, Float> test() {
     checkOpen();
     return rounds.test();
+  }
+
+  /**
+   * Tests the current weights with every test net ({@link Net#testNetCount()}), each on its own
+   * validation set ({@link #setValidationData(List)}), as {@link #test()} does for net #0.
+   */
+  public List<TestNetResult> testAll() {
+    checkOpen();
+    return rounds.testAll();
   }
 
   /**

@@ -1,6 +1,9 @@
 package org.sparknet.api.train;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.Net;
@@ -34,7 +37,8 @@ final class TrainingRounds {
 
   private PackedData training;
   private RoundDriver rounds;
-  private PackedData validation;
+  // one per test net, or one that every test net tests on
+  private List<PackedData> validation = List.of();
 
   TrainingRounds(
       JavaSparkContext sc,
@@ -71,13 +75,37 @@ final class TrainingRounds {
     return packed;
   }
 
-  /** Packs {@code examples} as the validation data in their own partitioning; uncaches the old. */
-  void setValidation(JavaRDD<Example> examples, String source) {
-    PackedData packed = inputs.validation(examples, source);
-    if (validation != null) {
-      validation.unpersist();
+  /**
+   * Packs {@code sets} as the validation data in their own partitioning, one set that every test
+   * net tests on or one per test net ({@link Net#testNetCount()}); uncaches the old.
+   *
+   * @throws IllegalArgumentException when the count is neither, or a set is empty
+   */
+  void setValidation(List<JavaRDD<Example>> sets, String source) {
+    int nets = driverNet.testNetCount();
+    if (sets.isEmpty() || (sets.size() != 1 && sets.size() != nets)) {
+      throw new IllegalArgumentException(
+          "Net '"
+              + driverNet.name()
+              + "' has "
+              + nets
+              + " test net(s) but "
+              + sets.size()
+              + " validation data sets were given; give one for every test net, or one per"
+              + " test net in the order of the solver's test_iter");
     }
-    validation = packed;
+    List<PackedData> packed = new ArrayList<>();
+    try {
+      for (int k = 0; k < sets.size(); k++) {
+        String what = sets.size() == 1 ? source : source + " of " + driverNet.describeTestNet(k);
+        packed.add(inputs.validation(sets.get(k), what));
+      }
+    } catch (RuntimeException e) {
+      packed.forEach(PackedData::unpersist);
+      throw e;
+    }
+    validation.forEach(PackedData::unpersist);
+    validation = List.copyOf(packed);
   }
 
   /** The training data, or null before it is set. */
@@ -94,12 +122,13 @@ final class TrainingRounds {
   }
 
   /**
-   * Runs one round on the training data, validates if due, and feeds the round plan the metrics.
+   * Runs one round on the training data, validates if due (the config's validation interval, or
+   * {@code testAfter} accepting the round's last iteration), and feeds the round plan the metrics.
    *
    * @param plannedRounds the round a bounded {@code train} call stops at (0: unbounded), shown in
    *     the Spark job's description
    */
-  RoundMetrics run(int plannedRounds) {
+  RoundMetrics run(int plannedRounds, LongPredicate testAfter) {
     int r = state.round() + 1;
     RoundSteps steps = roundPlan.next(state.iteration());
     if (steps.maxIterations() > 0) {
@@ -121,40 +150,71 @@ final class TrainingRounds {
     long combineNanos = outcome.combineNanos() + System.nanoTime() - c0;
     state.completeRound(next, outcome.totals());
     long wallMillis = (System.nanoTime() - start) / 1_000_000;
-    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, steps.tau());
+    RoundMetrics m = finishRound(outcome, combineNanos, wallMillis, steps.tau(), testAfter);
     roundPlan.observe(m);
     return m;
   }
 
   /** Validates if due, and assembles the round's metrics. */
   private RoundMetrics finishRound(
-      DriverRound.Outcome o, long combineNanos, long wallMillis, int tau) {
+      DriverRound.Outcome o, long combineNanos, long wallMillis, int tau, LongPredicate testAfter) {
     int r = state.round();
     Map<String, Float> val = Map.of();
+    List<TestNetResult> nets = List.of();
     long valMillis = 0;
-    if (cfg.validationInterval() > 0 && validation != null && r % cfg.validationInterval() == 0) {
+    boolean due = cfg.validationInterval() > 0 && r % cfg.validationInterval() == 0;
+    if (!validation.isEmpty() && (due || testAfter.test(state.iteration()))) {
       long v0 = System.nanoTime();
-      val = test();
+      if (driverNet.testNetCount() > 1) {
+        nets = testAll();
+        val = nets.get(0).outputs();
+      } else {
+        val = test();
+      }
       valMillis = (System.nanoTime() - v0) / 1_000_000;
     }
     return RoundResults.metrics(o, state, training.total())
         .learningRate(driverNet.learningRate(Math.max(0, state.iteration() - 1)))
         .tau(tau)
         .validation(val)
+        .testNets(nets)
         .timings(RoundResults.timings(o, combineNanos, wallMillis, valMillis))
         .build();
   }
 
   /** Tests the current weights on the whole validation set (see {@link SparkNetTrainer#test}). */
   Map<String, Float> test() {
-    if (validation == null) {
-      throw new IllegalStateException("No validation data: call setValidationData(...) first");
+    return testNet(0);
+  }
+
+  /**
+   * Tests the current weights with every test net, each on its own validation set (see {@link
+   * SparkNetTrainer#testAll}).
+   */
+  List<TestNetResult> testAll() {
+    requireValidation();
+    List<TestNetResult> out = new ArrayList<>();
+    for (int k = 0; k < driverNet.testNetCount(); k++) {
+      out.add(new TestNetResult(k, driverNet.testNetStages(k), testNet(k)));
     }
-    sc.setJobDescription("SparkNet test after round " + state.round());
+    return List.copyOf(out);
+  }
+
+  private Map<String, Float> testNet(int k) {
+    requireValidation();
+    PackedData data = validation.size() == 1 ? validation.get(0) : validation.get(k);
+    String which = driverNet.testNetCount() > 1 ? " (" + driverNet.describeTestNet(k) + ")" : "";
+    sc.setJobDescription("SparkNet test after round " + state.round() + which);
     try {
-      return roundPlan.timedTest(() -> TestJob.run(sc, plan, state.weights(), validation).means());
+      return roundPlan.timedTest(() -> TestJob.run(sc, plan, state.weights(), data, k).means());
     } finally {
       sc.setJobDescription(null);
+    }
+  }
+
+  private void requireValidation() {
+    if (validation.isEmpty()) {
+      throw new IllegalStateException("No validation data: call setValidationData(...) first");
     }
   }
 
@@ -165,6 +225,7 @@ final class TrainingRounds {
 
   /** Uncaches the training and validation data. */
   void uncache() {
-    PackedData.uncache(sc, training, validation);
+    PackedData.uncache(sc, training);
+    PackedData.uncache(sc, validation.toArray(new PackedData[0]));
   }
 }

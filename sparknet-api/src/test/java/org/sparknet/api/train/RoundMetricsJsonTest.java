@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,45 @@ class RoundMetricsJsonTest {
     assertNull(back.devices().get(1));
     assertEquals(new RoundMetrics.Timings(11, 12, 13, 14, 60, 9), back.timings());
     assertEquals(1_700_000_000_123L, back.timestampMillis());
+  }
+
+  /**
+   * Every test net's results read back by number, stages and outputs; test net #0's stay in
+   * "validation" as before.
+   */
+  @Test
+  void testNetsReadBackByNumberAndStage() {
+    TestNetResult onTrain = new TestNetResult(0, List.of("test-on-train"), Map.of("l2", 0.5f));
+    TestNetResult onTest =
+        new TestNetResult(1, List.of("test-on-test"), Map.of("l2", Float.NaN, "ce", 2f));
+    RoundMetrics m =
+        RoundMetrics.builder()
+            .round(2)
+            .timestampMillis(1_700_000_000_123L)
+            .validation(onTrain.outputs())
+            .testNets(List.of(onTrain, onTest))
+            .build();
+    String json = m.toJson();
+    assertTrue(
+        json.endsWith(
+            "\"validation\":{\"l2\":0.5},\"testNets\":[{\"net\":0,\"stages\":[\"test-on-train\"],"
+                + "\"outputs\":{\"l2\":0.5}},{\"net\":1,\"stages\":[\"test-on-test\"],"
+                + "\"outputs\":{\"ce\":2.0,\"l2\":null}}]}"),
+        json);
+    RoundMetrics back = RoundMetrics.fromJson(json);
+    assertEquals(json, back.toJson());
+    assertEquals(2, back.testNets().size());
+    assertEquals(List.of("test-on-test"), back.testNets().get(1).stages());
+    assertTrue(Float.isNaN(back.testNets().get(1).outputs().get("l2")));
+    assertTrue(
+        m.summary()
+            .endsWith(
+                "val Test net #0 (test-on-train) l2 0.5000 val Test net #1"
+                    + " (test-on-test) ce 2.0000 l2 NaN"),
+        m.summary());
+    // one test net: the line is today's, without testNets
+    assertTrue(
+        sample(0.25).toJson().endsWith("\"validation\":{\"accuracy\":0.8125,\"loss\":0.5}}"));
   }
 
   @Test

@@ -64,7 +64,7 @@ public final class ExportCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--sample-shape must be positive extents like 3,227,227 but was " + sampleShape);
     }
-    NetDefinition def = OnnxExport.definition(CaffeFiles.text(netFile, "Net"), sampleShape);
+    NetDefinition def = OnnxExport.definition(CaffeFiles.netText(netFile), sampleShape);
     WeightCollection w =
         new ModelStore(weightsFile.settings().conf()).readLayers(def, weightsFile.toString());
     // The whole net is converted and checked before a file is opened: a failed export leaves none.

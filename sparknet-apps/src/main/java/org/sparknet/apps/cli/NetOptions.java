@@ -83,9 +83,14 @@ final class NetOptions {
     return definition(files(), imageShape);
   }
 
-  /** The solver and net files, read and the net located. */
+  private CaffeFiles files;
+
+  /** The solver and net files, read (once: upgrades are reported once) and the net located. */
   CaffeFiles files() {
-    return CaffeFiles.read(existing(solver, "--solver"), existing(net, "--net"));
+    if (files == null) {
+      files = CaffeFiles.read(existing(solver, "--solver"), existing(net, "--net"));
+    }
+    return files;
   }
 
   /** The definition of {@code files}; {@code imageShape} when no --sample-shape was given. */

@@ -1,12 +1,13 @@
 package org.sparknet.apps.cli;
 
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TestNetResult;
 import org.sparknet.api.train.TrainerConfig;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -47,10 +48,10 @@ public final class TestCommand implements Callable<Integer> {
         trainer.setValidationData(
             data.toRdd(
                 spark, inference.spark.workers("SparkNet test"), setup.loading(), inference.data));
-        Map<String, Float> metrics = trainer.test();
+        List<TestNetResult> metrics = trainer.testAll(); // every test net, each on --test
         System.out.printf(
             "Test of %s on %s examples%s: %s%n",
-            weightsFile, data.describeCount(), data.skippedReport(), TrainCommand.format(metrics));
+            weightsFile, data.describeCount(), data.skippedReport(), TrainLoop.format(metrics));
       }
     } finally {
       spark.stop();

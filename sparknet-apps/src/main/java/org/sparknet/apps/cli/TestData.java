@@ -8,7 +8,13 @@ import picocli.CommandLine.Option;
  * requires it ({@code --test-labels} needs {@code --test} in both).
  */
 final class TestData {
-  @Option(names = "--test", required = true, paramLabel = "URI", description = "Test data.")
+  @Option(
+      names = "--test",
+      required = true,
+      paramLabel = "URI",
+      description =
+          "Test data. Every test net of the solver (one per test_iter, with its test_state) tests"
+              + " on it.")
   String uri;
 
   @Option(

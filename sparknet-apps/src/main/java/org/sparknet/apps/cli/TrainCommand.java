@@ -335,8 +335,8 @@ public final class TrainCommand implements Callable<Integer> {
     if (o.stoppedBy() != null) {
       out.printf("Stopped by %s after round %d%n", o.stoppedBy(), trainer.round());
     }
-    if (!o.lastTest().isEmpty()) {
-      out.printf("Final test: %s%n", format(o.lastTest()));
+    if (!o.lastTests().isEmpty()) {
+      out.printf("Final test: %s%n", TrainLoop.format(o.lastTests()));
     }
     out.printf("Weights written to %s; metrics to %s%n", finalModel, p.files().metrics());
     if (p.files().plot() != null && !curves.isEmpty()) {

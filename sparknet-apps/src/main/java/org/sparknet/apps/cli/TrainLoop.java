@@ -1,11 +1,14 @@
 package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.RoundProgress;
 import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.TestNetResult;
 import org.sparknet.apps.plot.TrainingCurves;
 
 /**
@@ -16,8 +19,11 @@ import org.sparknet.apps.plot.TrainingCurves;
  * multiple of its interval (exactly on the multiple when tau divides it).
  */
 final class TrainLoop {
-  /** How the loop ended: the last test metrics (empty without test data) and what stopped it. */
-  record Outcome(Map<String, Float> lastTest, String stoppedBy) {}
+  /**
+   * How the loop ended: every test net's last results (empty without test data) and what stopped
+   * it.
+   */
+  record Outcome(List<TestNetResult> lastTests, String stoppedBy) {}
 
   private final SparkNetTrainer trainer;
   private final SolverSettings settings;
@@ -56,20 +62,26 @@ final class TrainLoop {
   Outcome run() {
     long start = System.nanoTime();
     int done = 0;
-    Map<String, Float> last = Map.of();
+    List<TestNetResult> last = List.of();
     long testedAt = -1;
     while (!finished(trainer.round()) && signals.received() == null) {
       long before = trainer.iteration();
-      RoundMetrics m = trainer.trainRound();
+      // the trainer tests inside the round, so that the results reach the metrics file
+      RoundMetrics m =
+          trainer.trainRound(
+              it ->
+                  hasTest
+                      && (finished(trainer.round())
+                          || signals.received() != null
+                          || SolverSettings.due(settings.testInterval(), before, it)));
       done++;
       curves.addTraining(m.round(), m.meanLoss());
       boolean end = finished(m.round()) || signals.received() != null;
-      Map<String, Float> test = Map.of();
-      if (hasTest && (end || SolverSettings.due(settings.testInterval(), before, m.iteration()))) {
-        test = trainer.test();
+      List<TestNetResult> test = tested(m);
+      if (!test.isEmpty()) {
         last = test;
         testedAt = m.iteration();
-        curves.addTest(m.round(), test);
+        addCurves(m.round(), test);
       }
       if (end
           || !test.isEmpty()
@@ -86,9 +98,39 @@ final class TrainLoop {
       snapshots.write(trainer.getWeights(), trainer.iteration());
     }
     if (hasTest && testedAt != trainer.iteration()) {
-      last = trainer.test(); // resumed at or past the end, or stopped before the first round
+      last = trainer.testAll(); // resumed at or past the end, or stopped before the first round
     }
     return new Outcome(last, stoppedBy);
+  }
+
+  /** Every test net's results of round {@code m}, or empty when it did not test. */
+  private static List<TestNetResult> tested(RoundMetrics m) {
+    if (!m.testNets().isEmpty()) {
+      return m.testNets();
+    }
+    return m.validation().isEmpty()
+        ? List.of()
+        : List.of(new TestNetResult(0, List.of(), m.validation()));
+  }
+
+  /** One curve per output of each test net, named by the net when there are several. */
+  private void addCurves(int round, List<TestNetResult> tests) {
+    if (tests.size() == 1) {
+      curves.addTest(round, tests.get(0).outputs());
+      return;
+    }
+    for (TestNetResult t : tests) {
+      Map<String, Float> named = new TreeMap<>();
+      t.outputs().forEach((k, v) -> named.put(t.describe() + " " + k, v));
+      curves.addTest(round, named);
+    }
+  }
+
+  /** Test net #0's outputs alone, or every test net's named as {@code caffe train} names them. */
+  static String format(List<TestNetResult> tests) {
+    return tests.size() == 1
+        ? TrainCommand.format(tests.get(0).outputs())
+        : RoundProgress.testNetsText(tests);
   }
 
   /**
@@ -98,7 +140,7 @@ final class TrainLoop {
     return trainer.budgetSpent() || (rounds != null && round >= rounds);
   }
 
-  private String line(RoundMetrics m, Map<String, Float> test, long elapsedNanos, int done) {
+  private String line(RoundMetrics m, List<TestNetResult> test, long elapsedNanos, int done) {
     StringBuilder sb = RoundProgress.lineStart(m.round(), plannedRounds);
     sb.append(
         String.format(
@@ -108,7 +150,7 @@ final class TrainLoop {
             m.meanLoss(),
             m.imagesPerSecond()));
     if (!test.isEmpty()) {
-      sb.append("  test ").append(TrainCommand.format(test));
+      sb.append("  test ").append(format(test));
     }
     long left = plannedRounds > 0 ? Math.max(0, plannedRounds - m.round()) : -1;
     return RoundProgress.lineEnd(sb, elapsedNanos, done, left);

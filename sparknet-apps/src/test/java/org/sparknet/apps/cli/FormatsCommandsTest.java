@@ -140,7 +140,8 @@ class FormatsCommandsTest {
             "--crop",
             "24");
     assertOneLineExitTwo(
-        r, "--crop and --mirror apply to --format cifar, cifar100, images, lmdb and leveldb");
+        r,
+        "--crop and --mirror apply to --format cifar, cifar100, images, lmdb, leveldb and imagelist");
   }
 
   @Test

@@ -14,9 +14,9 @@ import org.sparknet.caffe.internal.TextFormat.Message;
 
 /**
  * The layers of a net as Caffe will build them from the JVM: every layer type known to this Caffe
- * build, no V1 or net-level inputs, and each data layer (which would read a database or files)
- * replaced by an {@code Input} layer with its tops, of the batch size it declares, keeping its
- * {@code transform_param} for the feeding side.
+ * build (older formats are already upgraded, see {@link NetUpgrade}), and each data layer (which
+ * would read a database or files) replaced by an {@code Input} layer with its tops, of the batch
+ * size it declares, keeping its {@code transform_param} for the feeding side.
  */
 public final class DataLayers {
   /** Layer types that read data themselves; each is replaced by an Input layer with its tops. */
@@ -29,7 +29,6 @@ public final class DataLayers {
 
   /** {@code net} with its data layers as Input layers; throws on a layer Caffe cannot build. */
   static Message toInputLayers(Message net, String source, List<Integer> sampleShape) {
-    checkNetLevelFields(net, source);
     Set<String> known = knownLayerTypes();
     Message out = new Message();
     int index = 0;
@@ -62,30 +61,6 @@ public final class DataLayers {
       index++;
     }
     return out;
-  }
-
-  private static void checkNetLevelFields(Message net, String source) {
-    if (net.has("layers")) {
-      Field f = net.first("layers");
-      throw new IllegalArgumentException(
-          source
-              + ", "
-              + f.where()
-              + ": V1 'layers' blocks are not supported; upgrade the file with Caffe's"
-              + " upgrade_net_proto_text tool (it writes 'layer' blocks)");
-    }
-    for (String legacy : List.of("input", "input_shape", "input_dim")) {
-      if (net.has(legacy)) {
-        throw new IllegalArgumentException(
-            source
-                + ", "
-                + net.first(legacy).where()
-                + ": net-level '"
-                + legacy
-                + "' is not supported; declare the inputs with an Input layer"
-                + " (layer { type: \"Input\" top: ... input_param { shape { dim: ... } } })");
-      }
-    }
   }
 
   /** Layer types registered in this Caffe build. */

@@ -35,7 +35,15 @@ public final class InputFeeder {
 
   /** Fills the inputs of {@code net}, built for {@code phase}, with the feeder's next batch. */
   public void feed(FloatNet net, Phase phase, BatchFeeder feeder) {
-    List<InputBlob> specs = plan.inputs(phase);
+    feed(net, phase, plan.inputs(phase), feeder);
+  }
+
+  /** Fills the inputs of test net {@code testNet} of the plan with the feeder's next batch. */
+  public void feedTest(FloatNet net, int testNet, BatchFeeder feeder) {
+    feed(net, Phase.TEST, plan.testNet(testNet).inputs(), feeder);
+  }
+
+  private void feed(FloatNet net, Phase phase, List<InputBlob> specs, BatchFeeder feeder) {
     Map<String, NDArray> views = new LinkedHashMap<>();
     List<Storage> storages = new ArrayList<>();
     List<FloatPointer> memory = new ArrayList<>();

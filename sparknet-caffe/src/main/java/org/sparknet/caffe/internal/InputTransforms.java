@@ -2,9 +2,10 @@ package org.sparknet.caffe.internal;
 
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.EnumMap;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.bytedeco.caffe.BlobProto;
@@ -25,7 +26,8 @@ import org.sparknet.api.Phase;
  * <p>Owns its staging memory and frees it in {@link #close()}.
  */
 public final class InputTransforms implements AutoCloseable {
-  private final Map<Phase, Map<String, FloatPointer>> staging = new EnumMap<>(Phase.class);
+  // by the plan's InputBlob itself: test nets may each have an input of the same name
+  private final Map<InputBlob, FloatPointer> staging = new IdentityHashMap<>();
   private final Map<Path, float[]> meanImages = new HashMap<>();
   private final Random random;
   private boolean closed;
@@ -33,8 +35,11 @@ public final class InputTransforms implements AutoCloseable {
   /** Loads and checks every mean file the plan's inputs name. */
   public InputTransforms(NetPlan plan, long seed) {
     this.random = new Random(seed ^ 0x5DEECE66DL);
-    for (Phase phase : Phase.values()) {
-      for (InputBlob in : plan.inputs(phase)) {
+    List<List<InputBlob>> all = new ArrayList<>();
+    all.add(plan.trainInputs());
+    plan.testNets().forEach(t -> all.add(t.inputs()));
+    for (List<InputBlob> ins : all) {
+      for (InputBlob in : ins) {
         if (in.transform().meanFile() != null
             && !meanImages.containsKey(in.transform().meanFile())) {
           meanImages.put(in.transform().meanFile(), readMean(in));
@@ -105,8 +110,7 @@ public final class InputTransforms implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("InputTransforms closed");
     }
-    Map<String, FloatPointer> m = staging.computeIfAbsent(phase, p -> new LinkedHashMap<>());
-    FloatPointer p = m.get(in.name());
+    FloatPointer p = staging.get(in);
     if (p == null) {
       long count = (long) in.feedShape()[0] * exampleSize(in.feedShape());
       p = new FloatPointer(count);
@@ -117,7 +121,7 @@ public final class InputTransforms implements AutoCloseable {
       if (scope != null) {
         scope.detach(p);
       }
-      m.put(in.name(), p);
+      staging.put(in, p);
     }
     return p;
   }
@@ -180,10 +184,8 @@ public final class InputTransforms implements AutoCloseable {
       return;
     }
     closed = true;
-    for (Map<String, FloatPointer> m : staging.values()) {
-      for (FloatPointer p : m.values()) {
-        p.close();
-      }
+    for (FloatPointer p : staging.values()) {
+      p.close();
     }
     staging.clear();
   }

@@ -29,8 +29,8 @@ public record NetMemory(String net, int batch, long bytes, String device) {
   /** The estimate of the last net checked in this JVM (the dry run's child reports it). */
   private static volatile NetMemory last;
 
-  /** Predicts what {@code train} and {@code test}, built from {@code plan}, ask of the GPU. */
-  public static NetMemory of(NetPlan plan, FloatNet train, FloatNet test, int deviceId) {
+  /** Predicts what {@code train} and the {@code tests}, built from {@code plan}, ask of the GPU. */
+  public static NetMemory of(NetPlan plan, FloatNet train, List<FloatNet> tests, int deviceId) {
     long activations = 0;
     FloatBlobSharedVector blobs = train.blobs();
     for (long i = 0; i < blobs.size(); i++) {
@@ -42,9 +42,11 @@ public record NetMemory(String net, int batch, long bytes, String device) {
       weights += params.get(i).count();
     }
     long testActivations = 0;
-    FloatBlobSharedVector testBlobs = test.blobs();
-    for (long i = 0; i < testBlobs.size(); i++) {
-      testActivations += testBlobs.get(i).count();
+    for (FloatNet test : tests) {
+      FloatBlobSharedVector testBlobs = test.blobs();
+      for (long i = 0; i < testBlobs.size(); i++) {
+        testActivations += testBlobs.get(i).count();
+      }
     }
     int histories = List.of("Adam", "AdaDelta").contains(plan.solverType()) ? 2 : 1;
     long floats = 2 * activations + (2 + histories) * weights + testActivations;

@@ -1,33 +1,35 @@
 package org.sparknet.caffe.internal;
 
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.Phase;
-import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
 
 /**
  * A Caffe definition checked and rewritten in Java before Caffe sees it: data layers become {@code
- * Input} layers fed from the JVM ({@link DataLayers}), each phase's inputs are checked ({@link
- * PhaseInputs}) and so are the layers' blob counts ({@link LayerArity}), Caffe's own testing,
- * snapshots and display are switched off and the seed and the device applied ({@link
- * SolverRewrite}). Every problem found throws {@link IllegalArgumentException} naming the file,
- * layer and field.
+ * Input} layers fed from the JVM ({@link DataLayers}), the train net and every test net the solver
+ * defines ({@link SolverNets}, {@link TestNets}) get their {@link NetState} and their inputs are
+ * checked in that state ({@link PhaseInputs}), and so are the layers' blob counts ({@link
+ * LayerArity}); Caffe's own testing, snapshots and display are switched off and the seed and the
+ * device applied ({@link SolverRewrite}). Every problem found throws {@link
+ * IllegalArgumentException} naming the file, layer and field.
  *
  * @param solver the checked solver with the TRAIN net embedded ({@link #solverText()})
- * @param testNet the checked TEST-phase net ({@link #testNetText()})
+ * @param trainState the train net's state: TRAIN merged with the net's state and train_state
+ * @param trainInputs the train net's input blobs, in the order the net declares them
+ * @param testNets the test nets, in Caffe's order (at least one: see {@link TestNets})
  */
 public record NetPlan(
     String netName,
     String solverType,
     Message solver,
-    Message testNet,
-    Map<Phase, List<InputBlob>> inputs) {
+    NetState trainState,
+    List<InputBlob> trainInputs,
+    List<TestNetPlan> testNets) {
   public NetPlan {
-    inputs = Map.copyOf(inputs);
+    trainInputs = List.copyOf(trainInputs);
+    testNets = List.copyOf(testNets);
   }
 
   /** The solver, ready for Caffe: net_param embedded, testing and snapshots off. */
@@ -35,14 +37,33 @@ public record NetPlan(
     return TextFormat.print(solver);
   }
 
-  /** The TEST-phase net, ready for Caffe. */
-  public String testNetText() {
-    return TextFormat.print(testNet);
+  /** Test net #0, the one inference and {@code forward} use. */
+  public Message testNet() {
+    return testNets.get(0).net();
   }
 
-  /** The input blobs of {@code phase}, in the order the net declares them. */
+  /** Test net #0, ready for Caffe. */
+  public String testNetText() {
+    return testNets.get(0).text();
+  }
+
+  /** Test net {@code k}; throws naming the count when there is no such net. */
+  public TestNetPlan testNet(int k) {
+    if (k < 0 || k >= testNets.size()) {
+      throw new IllegalArgumentException(
+          "Net '"
+              + netName
+              + "' has "
+              + testNets.size()
+              + " test net(s); there is no test net #"
+              + k);
+    }
+    return testNets.get(k);
+  }
+
+  /** The input blobs of the train net, or of test net #0 for TEST, in the net's order. */
   public List<InputBlob> inputs(Phase phase) {
-    return inputs.get(phase);
+    return phase == Phase.TRAIN ? trainInputs : testNets.get(0).inputs();
   }
 
   public static NetPlan of(NetDefinition def) {
@@ -63,30 +84,31 @@ public record NetPlan(
 
     Message solver = TextFormat.parse(def.solverText(), "solver definition");
     ProtoSchema.checkSolver(solver, "solver definition");
+    solver = SolverUpgrade.of(solver, "solver definition").net();
     String netSource = def.netText() != null ? "net definition" : "solver definition (net_param)";
     Message net = def.netText() != null ? parseNet(def.netText(), netSource) : embeddedNet(solver);
 
+    SolverNets.checkTrainNet(solver);
     Message train = DataLayers.toInputLayers(net, netSource, def.sampleShape());
-    Map<Phase, List<InputBlob>> inputs = new EnumMap<>(Phase.class);
-    for (Phase phase : Phase.values()) {
-      inputs.put(phase, PhaseInputs.of(train, netSource, phase, def.sampleShape()));
-    }
+    NetState trainState =
+        NetState.of(Phase.TRAIN)
+            .merge(train.child("state"), netSource + ", field 'state'")
+            .merge(solver.child("train_state"), "solver definition, field 'train_state'");
+    List<InputBlob> trainInputs = PhaseInputs.of(train, netSource, trainState, def.sampleShape());
+    boolean generic = SolverNets.hasGenericNet(solver, def.netText() != null);
+    List<TestNetPlan> tests = TestNets.of(solver, train, netSource, generic, def.sampleShape());
     LayerArity.check(train, netSource);
+    TestNets.setState(train, trainState); // after the test nets copied the net's own state
 
     String type = SolverRewrite.solverType(solver);
     Message s = SolverRewrite.rewrite(solver, type, train, def.seed(), deviceId);
-    Message test = train.copy();
-    test.remove("state");
-    Message state = new Message();
-    state.add(Field.scalar("phase", "TEST"));
-    test.add(Field.message("state", state));
-    return new NetPlan(train.value("name", "net"), type, s, test, inputs);
+    return new NetPlan(train.value("name", "net"), type, s, trainState, trainInputs, tests);
   }
 
   private static Message parseNet(String text, String source) {
     Message net = TextFormat.parse(text, source);
     ProtoSchema.checkNet(net, source);
-    return net;
+    return NetUpgrade.of(net, source).net();
   }
 
   private static Message embeddedNet(Message solver) {

@@ -55,12 +55,13 @@ public final class OnnxConverter {
   private Result run(NetPlan plan) {
     List<Message> kept = new ArrayList<>();
     List<Field> layers = plan.testNet().all("layer");
+    NetState state = plan.testNets().get(0).state();
     Set<String> blobs = new HashSet<>();
     Set<String> bottoms = new HashSet<>();
     for (int i = 0; i < layers.size(); i++) {
       Message l = layers.get(i).message();
       String type = l.value("type", "");
-      if (!PhaseInputs.included(l, Phase.TEST) || type.equals("Input")) {
+      if (!StateRules.included(l, state, "net '" + plan.netName() + "'") || type.equals("Input")) {
         continue;
       }
       if (dropped(type)) {

@@ -9,16 +9,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.sparknet.api.Phase;
 import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
 
 /**
- * The input blobs of one phase of a net whose data layers are already Input layers, checked as
- * Caffe would build that phase: every bottom produced by an earlier layer of the phase, one batch
- * size for every input, shapes that agree with the definition's sample shape, and the bounds of
- * each fed label (the classes of the classifier reading it, or an Embed's input_dim), which Caffe
- * would not check before reading past a weight matrix.
+ * The input blobs of one net state (phase, level, stages: {@link NetState}) of a net whose data
+ * layers are already Input layers, checked as Caffe would build the net in that state: every bottom
+ * produced by an earlier layer of the phase, one batch size for every input, shapes that agree with
+ * the definition's sample shape, and the bounds of each fed label (the classes of the classifier
+ * reading it, or an Embed's input_dim), which Caffe would not check before reading past a weight
+ * matrix.
  */
 final class PhaseInputs {
   /** Layers that consume (prediction, label) and need 0 <= label < classes. */
@@ -26,7 +26,7 @@ final class PhaseInputs {
       Set.of("SoftmaxWithLoss", "Accuracy", "MultinomialLogisticLoss", "InfogainLoss", "HingeLoss");
 
   private final String source;
-  private final Phase phase;
+  private final String stateName;
   private final List<Integer> sampleShape;
   private final List<Message> layers = new ArrayList<>();
   private final List<Integer> indices = new ArrayList<>();
@@ -36,18 +36,22 @@ final class PhaseInputs {
   private Integer batch;
   private String batchFrom;
 
-  private PhaseInputs(String source, Phase phase, List<Integer> sampleShape) {
+  private PhaseInputs(String source, NetState state, List<Integer> sampleShape) {
     this.source = source;
-    this.phase = phase;
+    this.stateName =
+        "phase "
+            + state.phase()
+            + (state.stages().isEmpty() ? "" : " stages " + state.stages())
+            + (state.level() == 0 ? "" : " level " + state.level());
     this.sampleShape = sampleShape;
   }
 
-  /** The inputs of {@code phase}, in the order the net declares them. */
-  static List<InputBlob> of(Message net, String source, Phase phase, List<Integer> sampleShape) {
-    PhaseInputs p = new PhaseInputs(source, phase, sampleShape);
+  /** The inputs of the net in {@code state}, in the order the net declares them. */
+  static List<InputBlob> of(Message net, String source, NetState state, List<Integer> sampleShape) {
+    PhaseInputs p = new PhaseInputs(source, state, sampleShape);
     int index = 0;
     for (Field f : net.all("layer")) {
-      if (included(f.message(), phase)) {
+      if (StateRules.included(f.message(), state, NetPlan.describe(f.message(), index, source))) {
         p.layers.add(f.message());
         p.indices.add(index);
       }
@@ -61,7 +65,7 @@ final class PhaseInputs {
 
   private void visit(int k) {
     Message layer = layers.get(k);
-    String what = NetPlan.describe(layer, indices.get(k), source) + " in phase " + phase;
+    String what = NetPlan.describe(layer, indices.get(k), source) + " in " + stateName;
     for (String b : layer.values("bottom")) {
       if (!available.contains(b)) {
         throw new IllegalArgumentException(
@@ -74,6 +78,7 @@ final class PhaseInputs {
     }
     String type = layer.value("type", "");
     List<String> tops = layer.values("top");
+    checkTops(layer, tops, what);
     if (type.equals("Input")) {
       addInputs(layer, NetPlan.layerName(layer, indices.get(k)), tops, what);
     }
@@ -91,6 +96,24 @@ final class PhaseInputs {
       boundLabels(layer, k);
     }
     available.addAll(tops);
+  }
+
+  /** Caffe's Net::AppendTop: a top already made is an error unless the layer works in place. */
+  private void checkTops(Message layer, List<String> tops, String what) {
+    List<String> bottoms = layer.values("bottom");
+    for (int t = 0; t < tops.size(); t++) {
+      String top = tops.get(t);
+      boolean inPlace = t < bottoms.size() && bottoms.get(t).equals(top);
+      if (available.contains(top) && !inPlace) {
+        throw new IllegalArgumentException(
+            what
+                + ": top '"
+                + top
+                + "' is produced by an earlier layer too; Caffe takes one producer per blob"
+                + " (in place only as the same bottom and top): rename one, or give the layers"
+                + " include/exclude rules that keep them apart");
+      }
+    }
   }
 
   private void addInputs(Message layer, String layerName, List<String> tops, String what) {
@@ -277,39 +300,5 @@ final class PhaseInputs {
       return 0;
     }
     return 0;
-  }
-
-  /** Caffe's NetStateRule for a state with the given phase, level 0 and no stages. */
-  static boolean included(Message layer, Phase phase) {
-    List<Field> inc = layer.all("include");
-    List<Field> exc = layer.all("exclude");
-    if (!inc.isEmpty()) {
-      for (Field f : inc) {
-        if (meets(f.message(), phase)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    for (Field f : exc) {
-      if (meets(f.message(), phase)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean meets(Message rule, Phase phase) {
-    String p = rule.value("phase", null);
-    if (p != null && !p.equals(phase.name())) {
-      return false;
-    }
-    if (rule.has("min_level") && Integer.parseInt(rule.value("min_level", "0")) > 0) {
-      return false;
-    }
-    if (rule.has("max_level") && Integer.parseInt(rule.value("max_level", "0")) < 0) {
-      return false;
-    }
-    return !rule.has("stage"); // the state has no stages
   }
 }

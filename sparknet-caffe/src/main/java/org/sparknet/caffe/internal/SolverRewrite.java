@@ -41,6 +41,7 @@ final class SolverRewrite {
           "test_iter",
           "test_interval",
           "test_state",
+          "train_state",
           "test_compute_loss",
           "test_initialization",
           "snapshot",

@@ -32,23 +32,20 @@ public final class TrainedLayers {
   }
 
   /**
-   * Copies the layers of {@code model} into {@code net}; layers the net does not have are ignored,
-   * as Caffe does.
+   * Copies the layers of {@code file} into {@code net} (V1 files upgraded as Caffe does, {@link
+   * LegacyWeights}); layers the net does not have are ignored, as Caffe does.
    *
    * @throws IllegalArgumentException naming {@code source} and every mismatch; nothing changed
    */
   public static void copy(
-      NetParameter model, String source, FloatNet net, LearnableParams params, String netName) {
-    if (model.layers_size() > 0) {
-      throw new IllegalArgumentException(
-          source + " uses Caffe's V1 layer format; upgrade it with upgrade_net_proto_binary");
-    }
+      NetParameter file, String source, FloatNet net, LearnableParams params, String netName) {
+    NetParameter model = LegacyWeights.upgrade(file, source);
     Map<String, List<Shape>> expected = blobShapes(net);
     List<String> problems = new ArrayList<>();
     Set<String> found = new LinkedHashSet<>();
     for (int i = 0; i < model.layer_size(); i++) {
       LayerParameter lp = model.layer(i);
-      String name = lp.name().getString();
+      String name = lp.has_name() ? lp.name().getString() : "";
       List<Shape> want = expected.get(name);
       if (want != null) {
         found.add(name);

@@ -69,7 +69,7 @@ class NetMemoryIT {
       try (FloatSGDSolver solver = new FloatSGDSolver(sp);
           FloatNet test = new FloatNet(tp)) {
         test.ShareTrainedLayersWith(solver.net());
-        return NetMemory.of(plan, solver.net(), test, 0);
+        return NetMemory.of(plan, solver.net(), List.of(test), 0);
       }
     }
   }

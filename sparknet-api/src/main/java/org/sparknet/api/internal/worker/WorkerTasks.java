@@ -65,10 +65,14 @@ public final class WorkerTasks {
 
   /**
    * Tests {@code weights} on one validation partition, the whole shard once in stored order, on
-   * this partition's test net (kept for later tests).
+   * test net {@code testNet} of this partition's net (kept for later tests).
    */
   public static Iterator<OutputSums> test(
-      WorkerPlan plan, Broadcast<float[]> weights, int partition, Iterator<DataShard> shards) {
+      WorkerPlan plan,
+      Broadcast<float[]> weights,
+      int testNet,
+      int partition,
+      Iterator<DataShard> shards) {
     BlasThreads.forTask();
     DataShard shard = shards.hasNext() ? shards.next() : null;
     if (shard == null || shard.isEmpty()) {
@@ -80,7 +84,7 @@ public final class WorkerTasks {
             .worker();
     synchronized (w) {
       FlatWeights.set(w.net(), plan.layout(), weights.value());
-      BatchPredictor predictor = new BatchPredictor(w.net(), plan.blobs());
+      BatchPredictor predictor = new BatchPredictor(w.net(), plan.blobs(), testNet);
       return List.of(predictor.evaluate(new ShardBatches(shard, plan.blobs()))).iterator();
     }
   }

@@ -1,7 +1,6 @@
 package org.sparknet.apps.data.db;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -9,11 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.global.opencv_core;
 import org.bytedeco.opencv.global.opencv_imgcodecs;
 import org.bytedeco.opencv.opencv_core.Mat;
+import org.sparknet.apps.testing.PythonScript;
 
 /**
  * Caffe databases written by independent tools for the tests: lmdb/write_lmdbs.py (test resources)
@@ -27,22 +26,8 @@ final class CaffeDbs {
   /** Runs the script's {@code kind} with {@code n} records into {@code dir/name}. */
   static Path write(Path dir, String kind, String name, int n)
       throws IOException, InterruptedException {
-    Path script;
-    try {
-      script = Path.of(CaffeDbs.class.getResource("/lmdb/write_lmdbs.py").toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
     Path out = dir.resolve(name);
-    Process p =
-        new ProcessBuilder(
-                "/usr/bin/python3", script.toString(), kind, out.toString(), String.valueOf(n))
-            .redirectErrorStream(true)
-            .start();
-    String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new IllegalStateException("write_lmdbs.py " + kind + " failed: " + log);
-    }
+    PythonScript.run("/lmdb/write_lmdbs.py", dir, kind, out.toString(), String.valueOf(n));
     return out;
   }
 

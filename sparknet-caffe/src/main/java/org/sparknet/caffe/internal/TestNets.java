@@ -1,0 +1,75 @@
+package org.sparknet.caffe.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sparknet.api.Phase;
+import org.sparknet.caffe.internal.SolverNets.TestNetSource;
+import org.sparknet.caffe.internal.TextFormat.Field;
+import org.sparknet.caffe.internal.TextFormat.Message;
+
+/**
+ * Builds a plan's test nets as Caffe's {@code Solver::InitTestNets} does: each net the solver
+ * defines ({@link SolverNets}) with the state TEST merged with the net's own {@code state} and its
+ * {@code test_state}, its data layers as Input layers and its inputs checked. A solver that defines
+ * no test net gets one, the train net's source in phase TEST, for inference and for testing.
+ */
+final class TestNets {
+  private TestNets() {}
+
+  /**
+   * @param solver the parsed solver
+   * @param source the train net's source with data layers already rewritten
+   * @param sourceName names {@code source} in errors
+   * @param generic whether {@code source} is the generic net ({@link SolverNets#hasGenericNet})
+   */
+  static List<TestNetPlan> of(
+      Message solver,
+      Message source,
+      String sourceName,
+      boolean generic,
+      List<Integer> sampleShape) {
+    List<TestNetSource> defined = SolverNets.testNets(solver, generic);
+    List<TestNetPlan> out = new ArrayList<>();
+    for (TestNetSource d : defined) {
+      Message net;
+      String name;
+      if (d.net() != null) {
+        name = d.source();
+        net = DataLayers.toInputLayers(d.net(), name, sampleShape);
+        LayerArity.check(net, name);
+      } else {
+        name = sourceName;
+        net = source.copy();
+      }
+      String stateWhere = "solver definition, test_state #" + d.index();
+      out.add(build(d.index(), net, name, d.testState(), stateWhere, d.testIter(), sampleShape));
+    }
+    if (out.isEmpty()) {
+      out.add(build(0, source.copy(), sourceName, null, "", 0, sampleShape));
+    }
+    return List.copyOf(out);
+  }
+
+  private static TestNetPlan build(
+      int index,
+      Message net,
+      String name,
+      Message testState,
+      String stateWhere,
+      int testIter,
+      List<Integer> sampleShape) {
+    NetState state =
+        NetState.of(Phase.TEST)
+            .merge(net.child("state"), name + ", field 'state'")
+            .merge(testState, stateWhere);
+    List<InputBlob> inputs = PhaseInputs.of(net, name, state, sampleShape);
+    setState(net, state);
+    return new TestNetPlan(index, state, net, inputs, testIter);
+  }
+
+  /** Replaces the net's {@code state} by {@code state}, which Caffe's Net filters its layers by. */
+  static void setState(Message net, NetState state) {
+    net.remove("state");
+    net.add(Field.message("state", state.toMessage()));
+  }
+}
