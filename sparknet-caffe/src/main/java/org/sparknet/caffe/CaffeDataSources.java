@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sparknet.caffe.internal.StatedNets;
+import org.sparknet.caffe.internal.StatedNets.StatedNet;
 import org.sparknet.caffe.internal.TextFormat;
 import org.sparknet.caffe.internal.TextFormat.Field;
 import org.sparknet.caffe.internal.TextFormat.Message;
@@ -26,21 +28,12 @@ public final class CaffeDataSources {
    * @param type its type (Data, ImageData, HDF5Data)
    * @param format the SparkNet data format that reads it: lmdb, leveldb, imagelist or hdf5
    * @param source the location as the layer writes it
-   * @param phase TRAIN, TEST, or null when the layer is in both phases
-   * @param stages the stages its include rule names, in order
    * @param settings the layer's format settings ({@code root_folder}, {@code new_height}, ...), by
    *     the names the format takes
    */
   public record LayerData(
-      String layer,
-      String type,
-      String format,
-      String source,
-      String phase,
-      List<String> stages,
-      Map<String, String> settings) {
+      String layer, String type, String format, String source, Map<String, String> settings) {
     public LayerData {
-      stages = List.copyOf(stages);
       settings = Map.copyOf(settings);
     }
 
@@ -51,41 +44,53 @@ public final class CaffeDataSources {
   }
 
   /**
-   * Every data layer of the net ({@code netText}, or the solver's {@code net_param} when null) that
-   * reads files, in the order the net declares them.
+   * The data each net of a solver reads: the first data layer that the train net keeps, and for
+   * every test net (in Caffe's order, each with its test_state) the first that it keeps; null where
+   * a net keeps none.
    *
-   * @throws IllegalArgumentException naming the file and layer of a data layer that names no
-   *     source, or of a type SparkNet cannot read from its own files (MemoryData, WindowData)
+   * @param train the train net's data, or null
+   * @param tests one entry per test net
    */
-  public static List<LayerData> of(String solverText, String netText, String netSource) {
-    Message net;
-    if (netText != null) {
-      net = TextFormat.parse(netText, netSource);
-    } else {
-      Message solver = TextFormat.parse(solverText, netSource);
-      net = solver.child("net_param");
-      if (net == null) {
-        net = solver.child("train_net_param");
-      }
-      if (net == null) {
-        return List.of();
-      }
+  public record NetData(LayerData train, List<LayerData> tests) {
+    public NetData {
+      tests = java.util.Collections.unmodifiableList(new ArrayList<>(tests));
     }
-    List<LayerData> out = new ArrayList<>();
-    for (Field f : net.all("layer")) {
-      LayerData d = layerData(f.message(), netSource);
-      if (d != null) {
-        out.add(d);
-      }
-    }
-    return out;
   }
 
-  /** The first layer of {@code layers} in {@code phase} (a layer of both phases counts). */
-  public static LayerData first(List<LayerData> layers, String phase) {
-    for (LayerData d : layers) {
-      if (d.phase() == null || d.phase().equals(phase)) {
-        return d;
+  /**
+   * The data layers that the nets of the solver ({@code solverText}, its net {@code netText}, or
+   * its embedded net when that is null) keep, with Caffe's NetState rules.
+   *
+   * @throws IllegalArgumentException naming the file and layer of a kept data layer that names no
+   *     source, or of a type SparkNet cannot read from its own files (MemoryData, WindowData)
+   */
+  public static NetData of(String solverText, String netText, String netSource) {
+    Message solver = TextFormat.parse(solverText, netSource);
+    Message net = netText != null ? TextFormat.parse(netText, netSource) : embedded(solver);
+    if (net == null) {
+      return new NetData(null, List.of());
+    }
+    LayerData train = first(StatedNets.train(solver, net, netSource), netSource);
+    List<LayerData> tests = new ArrayList<>();
+    for (StatedNet t : StatedNets.tests(solver, net, netSource, netText != null)) {
+      tests.add(first(t, netSource));
+    }
+    return new NetData(train, tests);
+  }
+
+  private static Message embedded(Message solver) {
+    Message net = solver.child("net_param");
+    return net != null ? net : solver.child("train_net_param");
+  }
+
+  /** The first data layer {@code net} keeps, or null. */
+  private static LayerData first(StatedNet net, String netSource) {
+    for (Field f : net.net().all("layer")) {
+      if (net.keeps(f.message())) {
+        LayerData d = layerData(f.message(), netSource);
+        if (d != null) {
+          return d;
+        }
       }
     }
     return null;
@@ -136,9 +141,6 @@ public final class CaffeDataSources {
       throw new IllegalArgumentException(
           where + ": the layer names no source; set it, or give the data with --train/--test");
     }
-    Message inc = layer.child("include");
-    String phase = inc == null ? null : inc.value("phase", null);
-    List<String> stages = inc == null ? List.of() : inc.values("stage");
-    return new LayerData(name, type, format, source, phase, stages, settings);
+    return new LayerData(name, type, format, source, settings);
   }
 }

@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,16 +11,17 @@ import org.sparknet.caffe.CaffeDataSources.LayerData;
 
 /**
  * The data a net's own data layers name, opened when {@code --train} (or {@code --test}) is not
- * given, as {@code caffe train} reads it: the first data layer of the phase, its {@code source}
- * from the working directory, its backend or layer type choosing the format.
+ * given, as {@code caffe train} reads it: for the train net and for each test net the first data
+ * layer that its NetState keeps (stages and levels included), its {@code source} from the working
+ * directory, its backend or layer type choosing the format.
  */
 final class LayerDataInputs {
-  private final List<LayerData> layers;
+  private final CaffeDataSources.NetData nets;
   private final String netSource;
   private final DataOptions options;
 
-  private LayerDataInputs(List<LayerData> layers, String netSource, DataOptions options) {
-    this.layers = layers;
+  private LayerDataInputs(CaffeDataSources.NetData nets, String netSource, DataOptions options) {
+    this.nets = nets;
     this.netSource = netSource;
     this.options = options;
   }
@@ -31,23 +33,41 @@ final class LayerDataInputs {
         options);
   }
 
-  /** The TRAIN phase's data; an error when the net has no data layer that names it. */
+  /** The train net's data; an error when the net has no data layer that names it. */
   DataInput train() {
-    LayerData d = CaffeDataSources.first(layers, "TRAIN");
-    if (d == null) {
+    if (nets.train() == null) {
       throw new IllegalArgumentException(
           "train needs --train URI: "
               + netSource
-              + " has no data layer (Data, ImageData, HDF5Data) whose source names the training"
-              + " data");
+              + " has no data layer (Data, ImageData, HDF5Data) in its TRAIN phase whose source"
+              + " names the training data");
     }
-    return open(d);
+    return open(nets.train());
   }
 
-  /** The TEST phase's data, or null when no data layer names it. */
-  DataInput test() {
-    LayerData d = CaffeDataSources.first(layers, "TEST");
-    return d == null ? null : open(d);
+  /**
+   * One data set per test net, in the test nets' order; empty when no test net has a data layer
+   * (the run then tests nothing), an error when only some have.
+   */
+  List<DataInput> tests() {
+    List<DataInput> out = new ArrayList<>();
+    List<LayerData> tests = nets.tests();
+    for (int k = 0; k < tests.size(); k++) {
+      if (tests.get(k) == null) {
+        if (out.isEmpty() && tests.stream().allMatch(t -> t == null)) {
+          return List.of();
+        }
+        throw new IllegalArgumentException(
+            "Test net #"
+                + k
+                + " of "
+                + netSource
+                + " has no data layer whose source names its data; give --test URI for every"
+                + " test net, or a data layer to each");
+      }
+      out.add(open(tests.get(k)));
+    }
+    return out;
   }
 
   private DataInput open(LayerData d) {

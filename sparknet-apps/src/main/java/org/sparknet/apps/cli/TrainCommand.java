@@ -1,11 +1,15 @@
 package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.DeviceReport;
@@ -180,9 +184,11 @@ public final class TrainCommand implements Callable<Integer> {
         layerData != null
             ? layerData.train()
             : DataInput.open(dataOptions, train, "--train", trainLabels, "--train-labels", true);
-    DataInput testSet =
-        testData != null ? testData.open(dataOptions) : layerData != null ? layerData.test() : null;
-    checkDataSets(trainSet, testSet);
+    List<DataInput> testSets =
+        testData != null
+            ? List.of(testData.open(dataOptions))
+            : layerData != null ? layerData.tests() : List.of();
+    checkDataSets(trainSet, testSets);
     StoragePath weightsFile = NetOptions.existing(weights, "--weights");
     if (netOptions.solver == null) {
       throw new IllegalArgumentException("train needs --solver FILE");
@@ -225,7 +231,7 @@ public final class TrainCommand implements Callable<Integer> {
               settings,
               new RunFiles(weightsFile, outputDir, metricsFile, plotFile),
               trainSet,
-              testSet,
+              testSets,
               loading),
           slots,
           signals);
@@ -265,7 +271,7 @@ public final class TrainCommand implements Callable<Integer> {
       SolverSettings settings,
       RunFiles files,
       DataInput trainSet,
-      DataInput testSet,
+      List<DataInput> testSets,
       DataInput.Loading loading) {}
 
   /** Starts Spark and trains; {@code slots} is the worker count, or 0 for the cluster's slots. */
@@ -281,7 +287,7 @@ public final class TrainCommand implements Callable<Integer> {
           "SparkNet train: %s on %s training / %s test examples (%s, shape %s); %s; %s%n",
           p.def().netText() != null ? "net" : "solver",
           p.trainSet().describeCount(),
-          p.testSet() == null ? "no" : p.testSet().describeCount(),
+          p.testSets().isEmpty() ? "no" : describeCounts(p.testSets()),
           p.trainSet().format().name(),
           p.def().sampleShape(),
           cfg,
@@ -300,9 +306,15 @@ public final class TrainCommand implements Callable<Integer> {
         }
         trainer.setTrainingData(p.trainSet().toRdd(spark, w, p.loading(), dataOptions));
         String skipped = p.trainSet().skippedReport();
-        if (p.testSet() != null) {
-          trainer.setValidationData(p.testSet().toRdd(spark, w, p.loading(), dataOptions));
-          skipped += p.testSet().skippedReport();
+        if (!p.testSets().isEmpty()) {
+          List<JavaRDD<Example>> sets = new ArrayList<>();
+          for (DataInput t : p.testSets()) {
+            sets.add(t.toRdd(spark, w, p.loading(), dataOptions));
+          }
+          trainer.setValidationData(sets);
+          for (DataInput t : p.testSets()) {
+            skipped += t.skippedReport();
+          }
         }
         if (!skipped.isEmpty()) {
           out.println(skipped.substring(2)); // drop the leading "; "
@@ -324,7 +336,7 @@ public final class TrainCommand implements Callable<Integer> {
                     p.settings(),
                     rounds,
                     setup.plannedRounds(p.settings()),
-                    p.testSet() != null,
+                    !p.testSets().isEmpty(),
                     new Snapshots(p.def(), p.settings(), out),
                     signals,
                     curves,
@@ -359,26 +371,37 @@ public final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private void checkDataSets(DataInput trainSet, DataInput testSet) {
-    if (testSet != null
-        && trainSet.classes() != null
-        && !trainSet.classes().equals(testSet.classes())) {
-      throw new IllegalArgumentException(
-          testSet.describe()
-              + " has the classes "
-              + testSet.classes()
-              + " but --train has "
-              + trainSet.classes()
-              + "; label indices come from the sorted class folder names, so they must match");
+  private void checkDataSets(DataInput trainSet, List<DataInput> testSets) {
+    for (DataInput testSet : testSets) {
+      if (trainSet.classes() != null && !trainSet.classes().equals(testSet.classes())) {
+        throw new IllegalArgumentException(
+            testSet.describe()
+                + " has the classes "
+                + testSet.classes()
+                + " but --train has "
+                + trainSet.classes()
+                + "; label indices come from the sorted class folder names, so they must match");
+      }
     }
-    for (DataInput set : new DataInput[] {trainSet, testSet}) {
-      if (set != null && set.count() == 0) {
+    List<DataInput> all = new ArrayList<>(List.of(trainSet));
+    all.addAll(testSets);
+    for (DataInput set : all) {
+      if (set.count() == 0) {
         throw new IllegalArgumentException(
             set.describe()
                 + " holds 0 records; there is nothing to "
                 + (set == trainSet ? "train on" : "test on"));
       }
     }
+  }
+
+  /** Each test set's count, "200" or, with a set per test net, "200 + 100". */
+  private static String describeCounts(List<DataInput> sets) {
+    List<String> counts = new ArrayList<>();
+    for (DataInput d : sets) {
+      counts.add(d.describeCount());
+    }
+    return String.join(" + ", counts);
   }
 
   /** An output path given as {@code option}, named in the message when it cannot be used. */

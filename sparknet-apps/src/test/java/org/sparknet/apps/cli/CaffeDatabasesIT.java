@@ -248,6 +248,42 @@ class CaffeDatabasesIT {
     }
   }
 
+  /**
+   * Caffe's MNIST auto-encoder (shrunk) chooses its test data by stage: test net #0 (test-on-train)
+   * reads the training LMDB, test net #1 (test-on-test) the test LMDB; without --train and --test
+   * each net reads what its own data layer names.
+   */
+  @Test
+  void eachStagedTestNetReadsItsOwnLmdb() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("autoencoder"));
+    Path net = dir.resolve("mnist_autoencoder_small.prototxt");
+    CliFixtures.copyResource("/nets/mnist_autoencoder_small.prototxt", net);
+    Files.writeString(
+        net,
+        Files.readString(net)
+            .replace("examples/mnist/mnist_train_lmdb", tmp.resolve("lmdb/train").toString())
+            .replace("examples/mnist/mnist_test_lmdb", tmp.resolve("lmdb/t10k").toString()));
+    Path s = dir.resolve("mnist_autoencoder_solver_small.prototxt");
+    CliFixtures.copyResource("/nets/mnist_autoencoder_solver_small.prototxt", s);
+    Result r =
+        CliFixtures.run(
+            "train",
+            "--solver",
+            s.toString(),
+            "--workers",
+            "1",
+            "--tau",
+            "5",
+            "--rounds",
+            "1",
+            "--output",
+            dir.resolve("run").toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertTrue(r.out().contains("on 1,000 training / 1,000 + 200 test examples"), r.toString());
+    assertTrue(r.out().contains("Test net #0 (test-on-train)"), r.toString());
+    assertTrue(r.out().contains("Test net #1 (test-on-test)"), r.toString());
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {

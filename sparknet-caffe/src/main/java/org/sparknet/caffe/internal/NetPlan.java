@@ -90,10 +90,7 @@ public record NetPlan(
 
     SolverNets.checkTrainNet(solver);
     Message train = DataLayers.toInputLayers(net, netSource, def.sampleShape());
-    NetState trainState =
-        NetState.of(Phase.TRAIN)
-            .merge(train.child("state"), netSource + ", field 'state'")
-            .merge(solver.child("train_state"), "solver definition, field 'train_state'");
+    NetState trainState = StatedNets.train(solver, train, netSource).state();
     List<InputBlob> trainInputs = PhaseInputs.of(train, netSource, trainState, def.sampleShape());
     boolean generic = SolverNets.hasGenericNet(solver, def.netText() != null);
     List<TestNetPlan> tests = TestNets.of(solver, train, netSource, generic, def.sampleShape());
