@@ -175,6 +175,13 @@ def many(out, n):
         f.write(struct.pack("<%di" % n, *[i % 10 for i in range(n)]))
 
 
+def big(out, n):
+    """n records of 3x64x64 bytes (12 KiB each, on overflow pages): n = 20,000 is a 250 MB LMDB."""
+    import os
+    recs = ((b"%08d" % i, datum(3, 64, 64, os.urandom(3 * 64 * 64), i % 10)) for i in range(n))
+    write(out, recs, map_size=1 << 34)
+
+
 def empty(out, n):
     write(out, [])
 

@@ -14,13 +14,17 @@ final class DataOptions {
   @Option(
       names = "--format",
       defaultValue = "idx",
-      paramLabel = "idx|cifar|cifar100|images|parquet",
+      paramLabel = "FORMAT",
       description = {
         "Data format (default ${DEFAULT-VALUE}): idx (MNIST-style IDX images + labels, plain or"
             + " .gz), cifar (CIFAR-10 binary batches), cifar100 (CIFAR-100 binary batches), images"
             + " (a folder of class subfolders of JPEG/PNG; a folder of images without labels for"
             + " predict), parquet (a features column, Spark ML vector or array, and a numeric"
-            + " label column). cifar and cifar100 take one .bin file or several, comma-separated."
+            + " label column), lmdb and leveldb (Caffe's databases of Datum records: raw,"
+            + " float_data or encoded JPEG/PNG), hdf5 (a list file of .h5 files with data and"
+            + " label datasets, as Caffe's HDF5Data reads), imagelist (a list file of 'path label'"
+            + " lines, as Caffe's ImageData reads). cifar and cifar100 take one .bin file or"
+            + " several, comma-separated."
       })
   String format;
 

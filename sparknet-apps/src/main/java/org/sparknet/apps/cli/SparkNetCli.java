@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       TestCommand.class,
       PredictCommand.class,
       ExportCommand.class,
+      ConvertCommand.class,
       CharRnnCommand.class,
       AutoEncoderCommand.class,
       GpusCommand.class,

@@ -7,12 +7,6 @@ import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
-import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.opencv.global.opencv_core;
-import org.bytedeco.opencv.global.opencv_imgcodecs;
-import org.bytedeco.opencv.global.opencv_imgproc;
-import org.bytedeco.opencv.opencv_core.Mat;
-import org.bytedeco.opencv.opencv_core.Size;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.api.storage.StorageSettings;
@@ -196,15 +190,19 @@ public final class ImageFolder {
    */
   public static float[] decode(
       byte[] bytes, String name, int height, int width, float scale, boolean lenient) {
-    byte[] px = null;
+    if (height < 1 || width < 1) {
+      throw new IllegalArgumentException(
+          "Image size must be positive but was " + height + "x" + width);
+    }
+    OpenCvImage img = null;
     String why;
     try {
-      px = opencvBgr(bytes, height, width);
+      img = OpenCvImage.decode(bytes, true, height, width);
       why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
     } catch (RuntimeException e) {
       why = e.getMessage() != null ? e.getMessage() : e.toString();
     }
-    if (px == null) {
+    if (img == null) {
       if (lenient) {
         return null;
       }
@@ -215,36 +213,6 @@ public final class ImageFolder {
               + why
               + "; fix or remove it, or pass --skip-bad-images to skip and count such files");
     }
-    int plane = height * width;
-    float[] out = new float[3 * plane];
-    for (int i = 0; i < plane; i++) {
-      for (int c = 0; c < 3; c++) {
-        out[c * plane + i] = (px[i * 3 + c] & 0xff) * scale;
-      }
-    }
-    return out;
-  }
-
-  /** The image's B, G, R bytes per pixel after resizing; null when OpenCV cannot decode it. */
-  private static byte[] opencvBgr(byte[] bytes, int height, int width) {
-    if (bytes.length == 0) {
-      return null;
-    }
-    try (BytePointer buf = new BytePointer(bytes);
-        Mat encoded = new Mat(1, bytes.length, opencv_core.CV_8UC1, buf);
-        Mat img = opencv_imgcodecs.imdecode(encoded, opencv_imgcodecs.IMREAD_COLOR)) {
-      if (img == null || img.empty()) {
-        return null;
-      }
-      try (Mat sized = new Mat();
-          Size size = new Size(width, height)) {
-        opencv_imgproc.resize(img, sized, size, 0, 0, opencv_imgproc.INTER_LINEAR);
-        byte[] px = new byte[height * width * 3];
-        try (BytePointer data = sized.data()) {
-          data.get(px);
-        }
-        return px;
-      }
-    }
+    return img.chw(scale);
   }
 }

@@ -63,9 +63,10 @@ class FormatsCommandsTest {
   @ParameterizedTest
   @ValueSource(strings = {"train", "test", "predict"})
   void aBadFormatNameIsExitTwoNamingTheAcceptedOnes(String command) {
-    Result r = run(command, cifar.toString(), "--format", "lmdb");
-    assertOneLineExitTwo(r, "--format lmdb is not a supported format");
-    assertTrue(r.err().contains("idx, cifar, cifar100, images, parquet"), r.toString());
+    Result r = run(command, cifar.toString(), "--format", "tfrecord");
+    assertOneLineExitTwo(r, "--format tfrecord is not a supported format");
+    assertTrue(
+        r.err().contains("idx, cifar, cifar100, images, parquet, lmdb, leveldb"), r.toString());
   }
 
   @ParameterizedTest
@@ -138,7 +139,8 @@ class FormatsCommandsTest {
             data.resolve("t10k-images-idx3-ubyte").toString(),
             "--crop",
             "24");
-    assertOneLineExitTwo(r, "--crop and --mirror apply to --format cifar, cifar100 and images");
+    assertOneLineExitTwo(
+        r, "--crop and --mirror apply to --format cifar, cifar100, images, lmdb and leveldb");
   }
 
   @Test

@@ -35,7 +35,7 @@ public record KeyRange(byte[] from, byte[] to) implements Serializable {
   }
 
   /** A key (or a bound: null is "-") as messages give it: printable ASCII as is, others \xNN. */
-  static String show(byte[] k) {
+  public static String show(byte[] k) {
     if (k == null) {
       return "-";
     }

@@ -37,8 +37,8 @@ import org.sparknet.apps.data.db.LevelDbFixtures.Written;
  * merge without the log gave 2,727 records where LevelDB holds 2,719, key 00000000 (deleted in the
  * tables, put again in the log) missing and the log's deletions undone; a merge that let a deletion
  * pass to the key's older version gave 3,019 (every key ever written); a table reader that dropped
- * each table's second data block lost records (2,699 and 2,711 on a full scan) and, in the range,
- * gave an older version of a key where the newer one's block was dropped.
+ * each table's second data block gave 2,699 and 2,704 records on a full scan of the two databases,
+ * and 1,614 of 1,620 in the range scan of one.
  */
 class LevelDbStoreTest {
   @TempDir static Path tmp;
@@ -94,7 +94,7 @@ class LevelDbStoreTest {
         for (KeyRange r : ranges) {
           List<String> part = scan(store, r);
           double share = part.size() * (double) k / expected.size();
-          assertTrue(share > 0.5 && share < 1.5, r + " of split(" + k + ") has " + part.size());
+          assertTrue(share > 0.75 && share < 1.25, r + " of split(" + k + ") has " + part.size());
           all.addAll(part);
         }
         assertSameRecords(expected, all, "split(" + k + ")");
@@ -201,6 +201,30 @@ class LevelDbStoreTest {
     }
     String message = failure(dir);
     assertTrue(message.contains(manifest.getFileName() + " is truncated"), message);
+  }
+
+  /**
+   * A log cut inside its last record is what a writer that died mid-write leaves; LevelDB drops
+   * that record on recovery. The script's last two writes delete key 00000013 and put it again:
+   * without the put, the key is deleted. A reader that refused a torn log failed here with
+   * "000088.log is truncated: its last record breaks off at byte 42177".
+   */
+  @Test
+  void aLogCutInsideItsLastRecordLosesOnlyThatWrite() throws IOException {
+    Path dir = copy("snappy", "tornlog");
+    Path log;
+    try (Stream<Path> files = Files.list(dir)) {
+      log = files.filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "rw")) {
+      f.setLength(f.length() - 5);
+    }
+    List<String> withoutLastPut =
+        expected("snappy").stream().filter(l -> !l.startsWith("00000013\t")).toList();
+    assertEquals(expected("snappy").size() - 1, withoutLastPut.size());
+    try (LevelDbStore store = LevelDbStore.open(StoragePath.of(dir))) {
+      assertSameRecords(withoutLastPut, scan(store, KeyRange.ALL), "a scan with a torn log");
+    }
   }
 
   @Test

@@ -87,7 +87,7 @@ final class ByteCursor {
 
   IllegalArgumentException corrupt(String found) {
     return new IllegalArgumentException(
-        what + " is corrupt: " + found + " at byte " + pos + "; restore it or rebuild the LevelDB");
+        what + " is corrupt: " + found + "; restore it or rebuild the LevelDB");
   }
 
   private void need(int n) {
