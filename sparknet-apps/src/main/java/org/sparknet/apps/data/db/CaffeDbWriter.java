@@ -50,6 +50,7 @@ public final class CaffeDbWriter implements AutoCloseable {
   }
 
   private final StoragePath target;
+  private final String what;
   private final Path local;
   private final Path scratch;
   private final DatumShape shape;
@@ -61,8 +62,14 @@ public final class CaffeDbWriter implements AutoCloseable {
   private boolean done;
 
   private CaffeDbWriter(
-      Backend backend, StoragePath target, Path local, Path scratch, DatumShape shape) {
+      Backend backend,
+      StoragePath target,
+      String what,
+      Path local,
+      Path scratch,
+      DatumShape shape) {
     this.target = target;
+    this.what = what;
     this.local = local;
     this.scratch = scratch;
     this.shape = shape;
@@ -90,7 +97,7 @@ public final class CaffeDbWriter implements AutoCloseable {
     StoragePath parent = target.parent();
     if (parent == null || !parent.isDirectory()) {
       throw new IllegalArgumentException(
-          what + " " + target + ": its parent directory " + parent + " does not exist; create it");
+          what + " " + target + ": its parent " + parent + " is not a directory; create it");
     }
     parent.checkWritable(true, what);
     Path scratch;
@@ -108,7 +115,7 @@ public final class CaffeDbWriter implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot make a local temporary directory for " + target, e);
     }
-    return new CaffeDbWriter(backend, target, local, scratch, shape);
+    return new CaffeDbWriter(backend, target, what, local, scratch, shape);
   }
 
   /**
@@ -116,13 +123,13 @@ public final class CaffeDbWriter implements AutoCloseable {
    *
    * @param chw its values, channels x height x width
    * @param label its label, which must be an integer (a Datum's label is an int32)
-   * @throws IllegalArgumentException naming the target and the example: another number of values
-   *     than the shape's, or a label that is not an int32
+   * @throws IllegalArgumentException naming the setting, the target and the example: another number
+   *     of values than the shape's, or a label that is not an int32
    */
   public void put(float[] chw, float label) {
     checkOpen();
     String key = String.format(Locale.ROOT, "%08d", count);
-    String where = target + ": example " + count + " (key '" + key + "')";
+    String where = what + " " + target + ": example " + count + " (key '" + key + "')";
     if (label != Math.rint(label) || Math.abs(label) > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           where + " has label " + label + ", but a Caffe Datum's label is an integer");

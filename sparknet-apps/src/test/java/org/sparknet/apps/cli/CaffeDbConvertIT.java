@@ -1,0 +1,243 @@
+package org.sparknet.apps.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.CaffeData;
+import org.sparknet.apps.testing.CliFixtures;
+import org.sparknet.apps.testing.CliFixtures.Result;
+import org.sparknet.apps.testing.PythonScript;
+
+/**
+ * {@code sparknet convert --to lmdb|leveldb}, read back by an independent reader: read_db.py (test
+ * resources) opens the database with Debian's python3-lmdb or python3-plyvel and decodes each Datum
+ * from the wire format by hand, and its dump is compared with the IDX files' own bytes and labels.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CaffeDbConvertIT {
+  private static final int TRAIN = 300;
+
+  private Path tmp;
+  private Path images;
+  private byte[] pixels;
+  private byte[] labels;
+  private Path floats;
+  private Path halfLabel;
+
+  @BeforeAll
+  void writeData(@TempDir Path dir) throws Exception {
+    tmp = dir;
+    Path idx = tmp.resolve("idx");
+    CliFixtures.fashionMnistSubset(idx, TRAIN, 100);
+    images = idx.resolve("train-images-idx3-ubyte");
+    byte[] imageFile = Files.readAllBytes(images);
+    byte[] labelFile = Files.readAllBytes(idx.resolve("train-labels-idx1-ubyte"));
+    pixels = java.util.Arrays.copyOfRange(imageFile, 16, imageFile.length);
+    labels = java.util.Arrays.copyOfRange(labelFile, 8, labelFile.length);
+    floats = tmp.resolve("floats.parquet");
+    halfLabel = tmp.resolve("half-label.parquet");
+    writeParquets();
+  }
+
+  /** Two tiny Parquet inputs (written by Spark, not by convert), then Spark is stopped again. */
+  private void writeParquets() {
+    StructType schema =
+        new StructType()
+            .add("features", DataTypes.createArrayType(DataTypes.FloatType, false), false)
+            .add("label", DataTypes.DoubleType, false);
+    SparkSession s = SparkSession.builder().master("local[1]").getOrCreate();
+    try {
+      List<Row> rows =
+          List.of(
+              RowFactory.create(new float[] {0, 1, 2, 3, 4, 255}, 3.0),
+              RowFactory.create(new float[] {0.5f, 1, 256, -2, 0, 7}, 9.0));
+      s.createDataFrame(rows, schema).coalesce(1).write().parquet(floats.toString());
+      List<Row> half = List.of(RowFactory.create(new float[] {0, 1, 2, 3, 4, 5}, 0.5));
+      s.createDataFrame(half, schema).coalesce(1).write().parquet(halfLabel.toString());
+    } finally {
+      s.stop();
+    }
+  }
+
+  private static Result convert(String... args) {
+    String[] a = new String[args.length + 1];
+    a[0] = "convert";
+    System.arraycopy(args, 0, a, 1, args.length);
+    return CliFixtures.run(a);
+  }
+
+  /** read_db.py's dump of {@code db}: one line a record, in key order. */
+  private List<String> dump(String backend, Path db) throws Exception {
+    Path out = tmp.resolve(db.getFileName() + ".txt");
+    PythonScript.run("/lmdb/read_db.py", tmp, backend, db.toString(), out.toString());
+    return Files.readAllLines(out);
+  }
+
+  private List<String> idxLines() {
+    HexFormat hex = HexFormat.of();
+    return java.util.stream.IntStream.range(0, TRAIN)
+        .mapToObj(
+            i ->
+                String.format(
+                    "%08d 1 28 28 %d data %s",
+                    i, labels[i], hex.formatHex(pixels, i * 784, (i + 1) * 784)))
+        .toList();
+  }
+
+  /**
+   * Three partitions of IDX images, collected to the driver, give the IDX file's records in order:
+   * keys 00000000.., shape 1x28x28, the pixels as data bytes, the labels. A writer that dropped the
+   * last, uncommitted batch gave 0 records for both (300 < one commit); one that counted keys from
+   * 1 gave '00000001 ... 9 data 00000000...' for record 0 (the first line).
+   */
+  @Test
+  void idxToLmdbAndLevelDb() throws Exception {
+    for (String backend : List.of("lmdb", "leveldb")) {
+      Path db = tmp.resolve("idx-" + backend);
+      Result r =
+          convert(
+              "--format",
+              "idx",
+              "--input",
+              images.toString(),
+              "--to",
+              backend,
+              "--output",
+              db.toString(),
+              "--workers",
+              "3");
+      assertEquals(0, r.exit(), r.toString());
+      assertTrue(r.out().contains("Converted 300 examples"), r.out());
+      assertEquals(idxLines(), dump(backend, db), backend);
+      assertEquals(List.of(), leftovers(), backend);
+    }
+  }
+
+  /**
+   * An LMDB written by python3-lmdb, to Parquet and back to an LMDB, dumps the same. One worker
+   * each way: Parquet keeps the order within one file (the source repartitions to the number of
+   * workers by a shuffle, and Spark reads a directory's files largest first). A converter that read
+   * Parquet's features as floats divided by 255 wrote float_data and failed here.
+   */
+  @Test
+  void lmdbToParquetToLmdb() throws Exception {
+    Path source = tmp.resolve("python-lmdb");
+    CaffeData.fromIdx("lmdb", images, tmp.resolve("idx/train-labels-idx1-ubyte"), source, "");
+    Path parquet = tmp.resolve("via.parquet");
+    Path back = tmp.resolve("back-lmdb");
+    Result toParquet =
+        convert(
+            "--format",
+            "lmdb",
+            "--input",
+            source.toString(),
+            "--output",
+            parquet.toString(),
+            "--workers",
+            "1");
+    assertEquals(0, toParquet.exit(), toParquet.toString());
+    Result toLmdb =
+        convert(
+            "--format",
+            "parquet",
+            "--input",
+            parquet.toString(),
+            "--sample-shape",
+            "1,28,28",
+            "--to",
+            "lmdb",
+            "--output",
+            back.toString());
+    assertEquals(0, toLmdb.exit(), toLmdb.toString());
+    assertEquals(dump("lmdb", source), dump("lmdb", back));
+    assertEquals(idxLines(), dump("lmdb", back));
+  }
+
+  /**
+   * An example with a value that is no byte is written as float_data, its neighbour of bytes as
+   * data. A writer that chose data for the whole database by the first example wrote 0x80 for 0.5.
+   */
+  @Test
+  void nonBytesAsFloatData() throws Exception {
+    Path db = tmp.resolve("floats-leveldb");
+    Result r =
+        convert(
+            "--format",
+            "parquet",
+            "--input",
+            floats.toString(),
+            "--sample-shape",
+            "1,2,3",
+            "--to",
+            "leveldb",
+            "--output",
+            db.toString());
+    assertEquals(0, r.exit(), r.toString());
+    assertEquals(
+        List.of(
+            "00000000 1 2 3 3 data 0001020304ff",
+            "00000001 1 2 3 9 float_data 0.5,1.0,256.0,-2.0,0.0,7.0"),
+        dump("leveldb", db));
+  }
+
+  /**
+   * Bad targets and labels exit 2 with one line naming --output before Caffe sees them (Caffe
+   * aborts the JVM otherwise: a writer that let LMDB::Open mkdir an existing directory killed the
+   * test JVM with "Check failed: mkdir(source.c_str(), 0744) == 0 (-1 vs. 0) mkdir ... failed"),
+   * and nothing is left behind.
+   */
+  @Test
+  void badTargetsAndLabels() throws Exception {
+    Path exists = Files.createDirectories(tmp.resolve("exists-lmdb"));
+    String[][] cases = {
+      {images.toString(), "idx", exists.toString(), "already exists"},
+      {images.toString(), "idx", tmp.resolve("no/such/lmdb").toString(), "is not a directory"},
+      {images.toString(), "idx", "/proc/sparknet-convert-lmdb", "/proc"},
+      {halfLabel.toString(), "parquet", tmp.resolve("half-lmdb").toString(), "label 0.5"}
+    };
+    for (String[] c : cases) {
+      Result r =
+          convert(
+              "--format",
+              c[1],
+              "--input",
+              c[0],
+              "--sample-shape",
+              "1,2,3",
+              "--to",
+              "lmdb",
+              "--output",
+              c[2]);
+      assertEquals(2, r.exit(), String.join(" ", c) + "\n" + r);
+      List<String> lines = r.err().strip().lines().toList();
+      assertEquals(1, lines.size(), r.err());
+      assertTrue(lines.get(0).contains("--output"), r.err());
+      assertTrue(lines.get(0).contains(c[3]), "expected '" + c[3] + "' in " + r.err());
+    }
+    assertFalse(Files.exists(tmp.resolve("half-lmdb")));
+    assertEquals(List.of(), leftovers());
+  }
+
+  /** Temporary databases convert left in tmp. */
+  private List<Path> leftovers() throws IOException {
+    try (Stream<Path> s = Files.list(tmp)) {
+      return s.filter(p -> p.getFileName().toString().contains(".writing-")).toList();
+    }
+  }
+}
