@@ -136,9 +136,9 @@ class CaffeDbConvertIT {
 
   /**
    * Three partitions of IDX images, collected to the driver, give the IDX file's records in order:
-   * keys 00000000.., shape 1x28x28, the pixels as data bytes, the labels. A writer that dropped the
-   * last, uncommitted batch gave 0 records for both (300 < one commit); one that counted keys from
-   * 1 gave '00000001 ... 9 data 00000000...' for record 0 (the first line).
+   * keys 00000000.., shape 1x28x28, the pixels as data bytes, the labels. A writer that skipped the
+   * last commit failed with "lmdb ==> expected: <[00000000 1 28 28 9 data 0000...]> but was: <[]>"
+   * (300 records are less than one commit); one that counted keys from 1 failed too.
    */
   @Test
   void idxToLmdbAndLevelDb() throws Exception {
@@ -166,9 +166,10 @@ class CaffeDbConvertIT {
   /**
    * An LMDB written by python3-lmdb, converted to Parquet (in {@link #writeData}, as SparkNet's
    * LMDB reader is not under test here) and back to an LMDB, dumps the same records. Not in the
-   * same order: with one worker each way, convert's Parquet source still gave the records in
-   * another order than the IDX file's, so records are compared without their keys. A converter that
-   * read Parquet's features divided by 255 wrote float_data and failed here.
+   * same order: the Parquet source gave the records in another order than the file's (with one
+   * worker too, while Spark read the file back in order), so records are compared without their
+   * keys. A writer that skipped the last commit failed here (no records), and one that counted keys
+   * from 1 ("expected: <[00000000, 00000001, ...").
    */
   @Test
   void lmdbToParquetToLmdb() throws Exception {
@@ -193,7 +194,8 @@ class CaffeDbConvertIT {
 
   /**
    * An example with a value that is no byte is written as float_data, its neighbour of bytes as
-   * data. A writer that chose data for the whole database by the first example wrote 0x80 for 0.5.
+   * data. A writer that wrote every example as data bytes failed with "but was: <[1 2 3 3 data
+   * 0001020304ff, 1 2 3 9 data 000100fe0007]>".
    */
   @Test
   void nonBytesAsFloatData() throws Exception {
@@ -222,7 +224,8 @@ class CaffeDbConvertIT {
    * Bad targets and labels exit 2 with one line naming --output before Caffe sees them (Caffe
    * aborts the JVM otherwise: a writer that let LMDB::Open mkdir an existing directory killed the
    * test JVM with "Check failed: mkdir(source.c_str(), 0744) == 0 (-1 vs. 0) mkdir ... failed"),
-   * and nothing is left behind.
+   * and nothing is left behind. A writer that cast the label to int wrote label 0 for 0.5 and
+   * exited 0.
    */
   @Test
   void badTargetsAndLabels() throws Exception {

@@ -16,7 +16,8 @@ class DatumEncoderTest {
 
   /**
    * protobuf's serialization of Datum{channels:1 height:2 width:3 data:"\0\1\2\3\xfe\xff" label:7},
-   * field by field. An encoder that wrote the label before data failed here.
+   * field by field. An encoder that wrote the label before data failed with "array contents differ
+   * at index [6], expected: <34> but was: <40>".
    */
   @Test
   void bytesAsProtobufWritesThem() {
