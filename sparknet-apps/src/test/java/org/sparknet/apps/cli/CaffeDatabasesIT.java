@@ -118,8 +118,9 @@ class CaffeDatabasesIT {
 
   /**
    * One worker reads each database in key order, which is the IDX files' order, so every format
-   * feeds the net the same batches. A reader that dropped each database's last record gave 999
-   * training examples and other weights.
+   * feeds the net the same batches. A reader that dropped the last record of each key range gave
+   * other weights: "lmdb/train trains as the IDX files do ==> array contents differ at index
+   * [124]".
    */
   @Test
   void everyDatabaseGivesTheWeightsThatIdxGives() throws Exception {
@@ -294,9 +295,10 @@ class CaffeDatabasesIT {
   }
 
   /**
-   * Each is exit 2 with one line, before or while reading, and no model is written. Broken builds:
-   * a reader without the size check took the odd record's 756 bytes as 784 and trained on; one that
-   * handed undecodable bytes on failed with "Cannot decode image" naming no record.
+   * Each is exit 2 with one line, before or while reading, and no model is written. A build without
+   * the reader's shape check was stopped later, by the packing, with "Example.features has 756
+   * floats in example 199 of partition 0 but blob 'data' [64, 1, 28, 28] expects 784", which names
+   * no database or record.
    */
   @Test
   void badDatabasesAreExitTwoNamingTheDatabaseAndRecord() throws Exception {

@@ -20,9 +20,9 @@ import org.sparknet.api.storage.StoragePath;
  * An LMDB several times larger than the driver's heap: a JVM with a 64 MiB heap opens a 300 MB LMDB
  * (20,000 records of 3x64x64 bytes, written by python3-lmdb), counts it and splits it into 8 key
  * ranges, reading its meta and branch pages and one record only; then each range is scanned as an
- * executor scans it, every record exactly once. A driver that counted by scanning the records ran
- * out of its heap ("OutOfMemoryError" in the probe's output, exit 1) once it kept them; one that
- * scanned without keeping them read all 300 MB for the count.
+ * executor scans it, every record exactly once. A build whose driver read every record while
+ * opening the LMDB (to find the first) ran out of the probe's heap: "java.lang.OutOfMemoryError:
+ * Java heap space", exit 1.
  */
 class LmdbDriverHeapIT {
   private static final int RECORDS = 20_000;
