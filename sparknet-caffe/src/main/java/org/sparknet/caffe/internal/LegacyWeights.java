@@ -38,18 +38,26 @@ public final class LegacyWeights {
       v0 |= model.layers(i).has_layer();
     }
     NetParameter out = new NetParameter();
-    out.set_name(model.name());
+    // set_name of an absent name crashes the JVM (the getter hands back a null pointer): copy names
+    // only where the file has them, as Strings
+    if (model.has_name()) {
+      out.set_name(model.name().getString());
+    }
     for (int i = 0; i < model.layers_size(); i++) {
       V1LayerParameter v1 = model.layers(i);
       LayerParameter lp = out.add_layer();
       // Caffe's V0 upgrade rebuilds every layer from its V0 part, dropping what lies beside it
       if (v0) {
-        lp.set_name(v1.layer().name());
+        if (v1.layer().has_name()) {
+          lp.set_name(v1.layer().name().getString());
+        }
         for (int j = 0; j < v1.layer().blobs_size(); j++) {
           copyBlob(v1.layer().blobs(j), lp);
         }
       } else {
-        lp.set_name(v1.name());
+        if (v1.has_name()) {
+          lp.set_name(v1.name().getString());
+        }
         for (int j = 0; j < v1.blobs_size(); j++) {
           copyBlob(v1.blobs(j), lp);
         }
