@@ -1,9 +1,13 @@
 package org.sparknet.apps.cli;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.data.DataFormats;
+import org.sparknet.api.data.DataRequest;
+import org.sparknet.api.data.SampleHints;
 import org.sparknet.api.model.ModelStore;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.caffe.OnnxExport;
@@ -52,6 +56,21 @@ public final class ExportCommand implements Callable<Integer> {
       description = "Shape of one example, for nets with Data layers (which do not declare it).")
   List<Integer> sampleShape;
 
+  @Option(
+      names = "--sample",
+      paramLabel = "URI",
+      description =
+          "Data whose first example gives the shape instead of --sample-shape (an LMDB or"
+              + " LevelDB of Datums, IDX, CIFAR, ...; --sample-format says which).")
+  String sample;
+
+  @Option(
+      names = "--sample-format",
+      defaultValue = "lmdb",
+      paramLabel = "FORMAT",
+      description = "The format of --sample (default ${DEFAULT-VALUE}; the names --format takes).")
+  String sampleFormat;
+
   @Override
   public Integer call() throws Exception {
     StoragePath netFile = NetOptions.existing(net, "--net");
@@ -60,11 +79,15 @@ public final class ExportCommand implements Callable<Integer> {
     if (out.exists()) {
       throw new IllegalArgumentException("--onnx " + out + " already exists; choose a new file");
     }
+    if (sample != null && sampleShape != null) {
+      throw new IllegalArgumentException("Give --sample or --sample-shape, not both");
+    }
     if (sampleShape != null && sampleShape.stream().anyMatch(d -> d <= 0)) {
       throw new IllegalArgumentException(
           "--sample-shape must be positive extents like 3,227,227 but was " + sampleShape);
     }
-    NetDefinition def = OnnxExport.definition(CaffeFiles.netText(netFile), sampleShape);
+    List<Integer> shape = sample == null ? sampleShape : sampleShapeOf(sample, sampleFormat);
+    NetDefinition def = OnnxExport.definition(CaffeFiles.netText(netFile), shape);
     WeightCollection w =
         new ModelStore(weightsFile.settings().conf()).readLayers(def, weightsFile.toString());
     // The whole net is converted and checked before a file is opened: a failed export leaves none.
@@ -78,5 +101,11 @@ public final class ExportCommand implements Callable<Integer> {
         String.join(", ", model.inputs()),
         String.join(", ", model.outputs()));
     return SparkNetCli.EXIT_OK;
+  }
+
+  /** The shape of one example of {@code uri}, read as the format {@code format} reads it. */
+  private static List<Integer> sampleShapeOf(String uri, String format) {
+    DataRequest r = new DataRequest(uri, "--sample", null, null, false, Map.of());
+    return DataFormats.named(format).open(r).sampleShape(SampleHints.NONE);
   }
 }

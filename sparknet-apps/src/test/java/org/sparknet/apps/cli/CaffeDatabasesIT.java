@@ -285,6 +285,51 @@ class CaffeDatabasesIT {
     assertTrue(r.out().contains("Test net #1 (test-on-test)"), r.toString());
   }
 
+  /**
+   * export takes the example's shape from an LMDB's first Datum (--sample): the same ONNX bytes as
+   * with --sample-shape 1,28,28. A build that ignored --sample exported nothing ("The shape of one
+   * example is not known").
+   */
+  @Test
+  void exportTakesTheShapeFromAnLmdbSample() throws Exception {
+    Result r =
+        train(
+            "lmdb",
+            tmp.resolve("lmdb/train").toString(),
+            tmp.resolve("lmdb/t10k").toString(),
+            "export-run");
+    assertEquals(0, r.exit(), r.toString());
+    String net = tmp.resolve("caffe/examples/mnist/lenet_train_test.prototxt").toString();
+    String weights = tmp.resolve("export-run/final.caffemodel").toString();
+    Path fromSample = tmp.resolve("from-sample.onnx");
+    Path fromShape = tmp.resolve("from-shape.onnx");
+    Result a =
+        CliFixtures.run(
+            "export",
+            "--net",
+            net,
+            "--weights",
+            weights,
+            "--onnx",
+            fromSample.toString(),
+            "--sample",
+            tmp.resolve("lmdb/t10k").toString());
+    assertEquals(0, a.exit(), a.toString());
+    Result b =
+        CliFixtures.run(
+            "export",
+            "--net",
+            net,
+            "--weights",
+            weights,
+            "--onnx",
+            fromShape.toString(),
+            "--sample-shape",
+            "1,28,28");
+    assertEquals(0, b.exit(), b.toString());
+    assertArrayEquals(Files.readAllBytes(fromShape), Files.readAllBytes(fromSample));
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     try (Stream<Path> files = Files.list(from)) {
