@@ -287,8 +287,8 @@ class CaffeDatabasesIT {
 
   /**
    * export takes the example's shape from an LMDB's first Datum (--sample): the same ONNX bytes as
-   * with --sample-shape 1,28,28. A build that ignored --sample exported nothing ("The shape of one
-   * example is not known").
+   * with --sample-shape 1,28,28. A build that ignored --sample was exit 2: "layer 'mnist' (Data)
+   * reads its data from a database, which does not declare the shape of an example".
    */
   @Test
   void exportTakesTheShapeFromAnLmdbSample() throws Exception {
