@@ -161,12 +161,12 @@ class CaffeDatabasesIT {
             tmp.resolve("lmdb/t10k").toString(),
             "local-lmdb");
     assertEquals(0, local.exit(), local.toString());
-    long before = hdfs.bytesRead();
+    long before = MiniHdfs.clientBytesRead();
     Result remote = train("lmdb", hdfs.uri("/lmdb/train"), hdfs.uri("/lmdb/t10k"), "hdfs-lmdb");
     assertEquals(0, remote.exit(), remote.toString());
     assertTrue(
-        hdfs.bytesRead() - before >= TRAIN * 784L,
-        "the records were read from HDFS: " + (hdfs.bytesRead() - before) + " bytes");
+        MiniHdfs.clientBytesRead() - before >= TRAIN * 784L,
+        "the records were read from HDFS: " + (MiniHdfs.clientBytesRead() - before) + " bytes");
     assertArrayEquals(model("local-lmdb"), model("hdfs-lmdb"));
   }
 

@@ -87,6 +87,18 @@ public final class MiniHdfs implements AutoCloseable {
     return ((Number) server.getAttribute(bean, "BytesRead")).longValue();
   }
 
+  /**
+   * Bytes this JVM's HDFS clients have read, as Hadoop's file system statistics count them at once
+   * (the DataNode's own metric, {@link #bytesRead()}, reaches JMX only every 10 seconds).
+   */
+  public static long clientBytesRead() {
+    Long read =
+        org.apache.hadoop.fs.FileSystem.getGlobalStorageStatistics()
+            .get("hdfs")
+            .getLong("bytesRead");
+    return read == null ? 0 : read;
+  }
+
   @Override
   public void close() {
     cluster.shutdown(true);

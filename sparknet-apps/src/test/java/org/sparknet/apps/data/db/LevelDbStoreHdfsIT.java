@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparknet.api.storage.StoragePath;
@@ -49,12 +48,12 @@ class LevelDbStoreHdfsIT {
         assertSameRecords(db.records(), all, "split(4) on HDFS");
       }
       KeyRange narrow = new KeyRange(key("00001500"), key("00001510"));
-      long before = hdfsBytesRead();
+      long before = MiniHdfs.clientBytesRead();
       List<String> part;
       try (LevelDbStore store = LevelDbStore.open(dir)) {
         part = scan(store, narrow);
       }
-      long served = hdfsBytesRead() - before;
+      long served = MiniHdfs.clientBytesRead() - before;
       assertSameRecords(
           db.records().stream().filter(l -> narrow.contains(key(l.split("\t")[0]))).toList(),
           part,
@@ -63,15 +62,6 @@ class LevelDbStoreHdfsIT {
           served * 5 < dbBytes,
           "a scan of " + part.size() + " records read " + served + " of " + dbBytes + " bytes");
     }
-  }
-
-  /**
-   * The bytes this JVM's HDFS clients have read, as Hadoop's file system statistics count them (the
-   * DataNode's own metric reaches JMX only every 10 seconds).
-   */
-  private static long hdfsBytesRead() {
-    Long read = FileSystem.getGlobalStorageStatistics().get("hdfs").getLong("bytesRead");
-    return read == null ? 0 : read;
   }
 
   private static byte[] key(String k) {
