@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.sparknet.api.data.DataFormats;
 import org.sparknet.api.data.DataRequest;
 import org.sparknet.caffe.CaffeDataSources;
@@ -50,13 +51,13 @@ final class LayerDataInputs {
    * (the run then tests nothing), an error when only some have.
    */
   List<DataInput> tests() {
-    List<DataInput> out = new ArrayList<>();
     List<LayerData> tests = nets.tests();
+    if (tests.stream().allMatch(Objects::isNull)) {
+      return List.of();
+    }
+    List<DataInput> out = new ArrayList<>();
     for (int k = 0; k < tests.size(); k++) {
       if (tests.get(k) == null) {
-        if (out.isEmpty() && tests.stream().allMatch(t -> t == null)) {
-          return List.of();
-        }
         throw new IllegalArgumentException(
             "Test net #"
                 + k
