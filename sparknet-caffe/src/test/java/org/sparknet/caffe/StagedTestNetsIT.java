@@ -134,4 +134,36 @@ class StagedTestNetsIT {
                     + " layer of this phase produces"),
         e.getMessage());
   }
+
+  /**
+   * A net whose only data layer is TRAIN's and a solver without test nets, which caffe train
+   * accepts: the implicit test net (for inference and --test) reads the train state's inputs.
+   * Building it from phase TEST alone failed creation with "layer 'ip' (InnerProduct) in phase TEST
+   * reads bottom 'data' that no earlier layer of this phase produces".
+   */
+  @Test
+  void aTrainOnlyDataLayerFeedsTheImplicitTestNet() {
+    String net =
+        """
+        name: "train-only"
+        layer {
+          name: "data" type: "Data" top: "data" top: "label" include { phase: TRAIN }
+          data_param { source: "unused" batch_size: 4 }
+        }
+        layer {
+          name: "ip" type: "InnerProduct" bottom: "data" top: "ip"
+          inner_product_param { num_output: 3 weight_filler { type: "xavier" } }
+        }
+        layer { name: "loss" type: "SoftmaxWithLoss" bottom: "ip" bottom: "label" top: "loss" }
+        """;
+    NetDefinition def = NetDefinition.caffe("base_lr: 0.01 lr_policy: 'fixed'", net, List.of(2, 3));
+    try (CaffeNet n = CaffeNet.create(def, false)) {
+      assertEquals(1, n.testNetCount());
+      assertEquals(
+          Map.of("data", Shape.of(4, 2, 3), "label", Shape.of(4)), n.inputShapes(Phase.TEST));
+      assertEquals(n.inputShapes(Phase.TRAIN), n.inputShapes(Phase.TEST));
+      Map<String, Float> out = n.test(1, inputs -> inputs.get("data").fill(1f));
+      assertTrue(out.containsKey("loss"), out.toString());
+    }
+  }
 }

@@ -93,7 +93,8 @@ public record NetPlan(
     NetState trainState = StatedNets.train(solver, train, netSource).state();
     List<InputBlob> trainInputs = PhaseInputs.of(train, netSource, trainState, def.sampleShape());
     boolean generic = SolverNets.hasGenericNet(solver, def.netText() != null);
-    List<TestNetPlan> tests = TestNets.of(solver, train, netSource, generic, def.sampleShape());
+    List<TestNetPlan> tests =
+        TestNets.of(solver, train, netSource, generic, trainState, def.sampleShape());
     LayerArity.check(train, netSource);
     TestNets.setState(train, trainState); // after the test nets copied the net's own state
 

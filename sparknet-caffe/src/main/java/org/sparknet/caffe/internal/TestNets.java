@@ -11,7 +11,9 @@ import org.sparknet.caffe.internal.TextFormat.Message;
  * Builds a plan's test nets as Caffe's {@code Solver::InitTestNets} does: each net the solver
  * defines ({@link SolverNets}) with the state TEST merged with the net's own {@code state} and its
  * {@code test_state}, its data layers as Input layers and its inputs checked. A solver that defines
- * no test net gets one, the train net's source in phase TEST, for inference and for testing.
+ * no test net gets one, the train net's source in phase TEST, for inference and for testing; where
+ * that phase has no input of its own (a net whose only data layer is {@code include { phase: TRAIN
+ * }}, which caffe train accepts when no test net is defined), it reads the train state's inputs.
  */
 final class TestNets {
   private TestNets() {}
@@ -21,12 +23,15 @@ final class TestNets {
    * @param source the train net's source with data layers already rewritten
    * @param sourceName names {@code source} in errors
    * @param generic whether {@code source} is the generic net ({@link SolverNets#hasGenericNet})
+   * @param trainState the train net's state, whose inputs an implicit test net without its own
+   *     reads
    */
   static List<TestNetPlan> of(
       Message solver,
       Message source,
       String sourceName,
       boolean generic,
+      NetState trainState,
       List<Integer> sampleShape) {
     List<TestNetSource> defined = SolverNets.testNets(solver, generic);
     List<TestNetPlan> out = new ArrayList<>();
@@ -45,9 +50,37 @@ final class TestNets {
       out.add(build(d.index(), net, name, d.testState(), stateWhere, d.testIter(), sampleShape));
     }
     if (out.isEmpty()) {
-      out.add(build(0, source.copy(), sourceName, null, "", 0, sampleShape));
+      Message implicit = withTrainInputs(source.copy(), trainState, sourceName);
+      out.add(build(0, implicit, sourceName, null, "", 0, sampleShape));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * {@code net} itself when one of its Input layers is in phase TEST; otherwise {@code net} with
+   * the rules dropped from the Input layers of {@code trainState}, so that they are in every phase.
+   */
+  private static Message withTrainInputs(Message net, NetState trainState, String source) {
+    NetState test = NetState.of(Phase.TEST).merge(net.child("state"), source + ", field 'state'");
+    List<Message> trainInputs = new ArrayList<>();
+    int index = 0;
+    for (Field f : net.all("layer")) {
+      Message layer = f.message();
+      if (layer.value("type", "").equals("Input")) {
+        String where = NetPlan.describe(layer, index, source);
+        if (StateRules.included(layer, test, where)) {
+          return net;
+        }
+        if (StateRules.included(layer, trainState, where)) {
+          trainInputs.add(layer);
+        }
+      }
+      index++;
+    }
+    for (Message layer : trainInputs) {
+      layer.remove("include").remove("exclude").remove("phase");
+    }
+    return net;
   }
 
   private static TestNetPlan build(
