@@ -1,8 +1,10 @@
 package org.sparknet.api.data;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * The examples of one partition packed into two contiguous arrays: features row-major ({@code count
@@ -12,6 +14,9 @@ import java.util.Iterator;
  */
 public final class DataShard implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** Floats in one block of rows while a shard is packed (16 MB). */
+  private static final int BLOCK_FLOATS = 1 << 22;
 
   private final int partition;
   private final int featureSize;
@@ -68,59 +73,73 @@ public final class DataShard implements Serializable {
       String source,
       String target) {
     int size = expectedFeatureSize;
-    float[] feats = new float[0];
+    // Rows gather in blocks of about BLOCK_FLOATS, copied once into an array of the exact size at
+    // the end: the partition's size is unknown until then, and a doubling array would need up to
+    // three times the shard while it grows and is trimmed, blocks twice.
+    List<float[]> blocks = new ArrayList<>();
+    float[] block = null;
+    int rowsPerBlock = 0;
+    int inBlock = 0;
     float[] labs = new float[16];
     int n = 0;
     while (examples.hasNext()) {
       Example e = examples.next();
       if (size < 0) {
         size = e.features().length;
-        feats = new float[16 * Math.max(1, size)];
       }
       if (e.features().length != size) {
-        throw new IllegalArgumentException(
-            source
-                + " has "
-                + e.features().length
-                + " floats in example "
-                + n
-                + " of partition "
-                + partition
-                + " but "
-                + (target == null ? "the first example of the partition" : target)
-                + " expects "
-                + size
-                + (target == null
-                    ? "; every example must have the same number of features"
-                    : "; fix the data or the net's input shape"));
+        throw wrongSize(partition, n, e.features().length, size, source, target);
+      }
+      if (block == null || inBlock == rowsPerBlock) {
+        rowsPerBlock = (int) Math.max(1, BLOCK_FLOATS / Math.max(1, size));
+        block = new float[rowsPerBlock * size];
+        blocks.add(block);
+        inBlock = 0;
       }
       if (n == labs.length) {
         labs = Arrays.copyOf(labs, n * 2);
       }
-      long needed = (long) (n + 1) * size;
-      if (needed > feats.length) {
-        long grown = Math.max(needed, (long) feats.length * 2);
-        if (grown > Integer.MAX_VALUE - 8) {
-          grown = needed;
-        }
-        if (grown > Integer.MAX_VALUE - 8) {
-          throw new IllegalArgumentException(
-              "Partition "
-                  + partition
-                  + " holds more than "
-                  + (Integer.MAX_VALUE - 8)
-                  + " feature values; use more partitions (workers)");
-        }
-        feats = Arrays.copyOf(feats, (int) grown);
+      if ((long) (n + 1) * size > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException(
+            "Partition "
+                + partition
+                + " holds more than "
+                + (Integer.MAX_VALUE - 8)
+                + " feature values; use more partitions (workers)");
       }
-      System.arraycopy(e.features(), 0, feats, n * size, size);
+      System.arraycopy(e.features(), 0, block, inBlock * size, size);
+      inBlock++;
       labs[n] = e.label();
       n++;
     }
-    if (size < 0) {
-      size = 0;
+    size = Math.max(size, 0);
+    float[] feats = new float[n * size];
+    for (int b = 0, at = 0; b < blocks.size(); b++) {
+      int len = Math.min(blocks.get(b).length, feats.length - at);
+      System.arraycopy(blocks.get(b), 0, feats, at, len);
+      blocks.set(b, null); // collectable before the next block is copied
+      at += len;
     }
-    return new DataShard(partition, size, Arrays.copyOf(feats, n * size), Arrays.copyOf(labs, n));
+    return new DataShard(partition, size, feats, Arrays.copyOf(labs, n));
+  }
+
+  private static IllegalArgumentException wrongSize(
+      int partition, int example, int found, int size, String source, String target) {
+    return new IllegalArgumentException(
+        source
+            + " has "
+            + found
+            + " floats in example "
+            + example
+            + " of partition "
+            + partition
+            + " but "
+            + (target == null ? "the first example of the partition" : target)
+            + " expects "
+            + size
+            + (target == null
+                ? "; every example must have the same number of features"
+                : "; fix the data or the net's input shape"));
   }
 
   /** The partition this shard was built from. */

@@ -235,7 +235,9 @@ public final class StandaloneCluster implements AutoCloseable {
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBin());
-    cmd.add("-Xmx1g");
+    // The driver runs in this JVM (client mode), so its heap is set here, as spark-submit's
+    // --driver-memory sets it.
+    cmd.add("-Xmx" + conf.getOrDefault("spark.driver.memory", "1g"));
     cmd.addAll(jvmFlags);
     cmd.add("-Dlog4j2.configurationFile=" + log4j);
     cmd.add("-cp");

@@ -30,6 +30,13 @@ import org.sparknet.apps.data.db.RecordStore;
 abstract class DatumStoreFormat implements DataFormat, Serializable {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Key ranges per partition: an executor decodes one range at a time while its partition is
+   * packed, so it holds one range's examples beside the packed shard, not the whole partition's
+   * twice.
+   */
+  static final int CHUNKS = 16;
+
   /** The store at {@code location}, on any Hadoop file system. */
   abstract RecordStore openStore(StoragePath location);
 
@@ -100,9 +107,9 @@ abstract class DatumStoreFormat implements DataFormat, Serializable {
 
     @Override
     public JavaRDD<Example> read(SparkSession spark, ReadPlan plan) {
-      List<KeyRange> ranges;
+      List<List<KeyRange>> groups;
       try (RecordStore store = format.openStore(location)) {
-        ranges = List.copyOf(store.split(plan.partitions()));
+        groups = groups(store.split(plan.partitions() * CHUNKS), plan.partitions());
       }
       // Locals only: the closure must not capture this source or its format's instance state.
       DatumStoreFormat f = format;
@@ -112,19 +119,32 @@ abstract class DatumStoreFormat implements DataFormat, Serializable {
       float scale = plan.scale();
       ImageTransform mean = Sources.meanTransform(plan, sampleShape(SampleHints.NONE));
       // The ranges travel in the closure (Java serialization), the partitions as their indices.
-      List<Integer> indices = IntStream.range(0, ranges.size()).boxed().toList();
+      List<Integer> indices = IntStream.range(0, groups.size()).boxed().toList();
       return Sources.context(spark)
-          .parallelize(indices, Math.max(1, ranges.size()))
-          .flatMap(
-              i -> {
-                List<Example> out = new ArrayList<>();
-                try (RecordStore store = f.openStore(at)) {
-                  store.scan(
-                      ranges.get(i),
-                      (k, v) -> out.add(example(k, v, name, expected, scale, mean, out.size())));
-                }
-                return out.iterator();
+          .parallelize(indices, Math.max(1, groups.size()))
+          .mapPartitions(
+              it -> {
+                List<KeyRange> ranges = it.hasNext() ? groups.get(it.next()) : List.of();
+                return new RangeExamples(
+                    ranges,
+                    () -> f.openStore(at),
+                    (k, v, n) -> example(k, v, name, expected, scale, mean, n));
               });
+    }
+
+    /**
+     * {@code ranges} (in key order) dealt into at most {@code n} runs of consecutive ranges, as
+     * even in length as they divide.
+     */
+    static List<List<KeyRange>> groups(List<KeyRange> ranges, int n) {
+      int g = Math.min(n, ranges.size());
+      List<List<KeyRange>> out = new ArrayList<>(g);
+      for (int i = 0; i < g; i++) {
+        int from = (int) ((long) ranges.size() * i / g);
+        int to = (int) ((long) ranges.size() * (i + 1) / g);
+        out.add(List.copyOf(ranges.subList(from, to)));
+      }
+      return out;
     }
 
     private static Example example(
