@@ -101,8 +101,7 @@ public final class ParquetFormat implements DataFormat {
                   return new Example(v, e.label());
                 });
       }
-      int partitions = plan.partitions();
-      return rdd.getNumPartitions() == partitions ? rdd : rdd.repartition(partitions);
+      return OrderedPartitions.of(rdd, plan.partitions());
     }
   }
 }
