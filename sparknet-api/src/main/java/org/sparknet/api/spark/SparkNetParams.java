@@ -6,6 +6,7 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.Params;
+import org.sparknet.api.storage.SolverFiles;
 
 /**
  * The params every SparkNet stage has: the net definition, the data columns and the training loop
@@ -70,10 +71,10 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
    * @throws IllegalArgumentException naming the file that is missing or unreadable
    */
   default S setSolverFile(String uri) {
-    DefinitionFiles.Texts t = DefinitionFiles.read(uri, null);
-    setSolverText(t.solver());
-    if (t.net() != null) {
-      setNetText(t.net());
+    SolverFiles t = DefinitionFiles.read(uri);
+    setSolverText(t.solverText());
+    if (t.netText() != null) {
+      setNetText(t.netText());
     } else if (t.embedsNet()) {
       setNetText("");
     }

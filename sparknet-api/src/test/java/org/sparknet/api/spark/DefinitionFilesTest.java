@@ -64,7 +64,7 @@ class DefinitionFilesTest {
             IllegalArgumentException.class,
             () -> new SparkNetClassifier().setSolverFile(solver.toString()));
     assertTrue(
-        e.getMessage().contains("names the net file 'gone.prototxt', which is not at ")
+        e.getMessage().contains("names the net file 'gone.prototxt', which is neither at ")
             && e.getMessage().contains(dir.resolve("gone.prototxt").toString())
             && e.getMessage().contains("setNetFile"),
         e.getMessage());
