@@ -80,4 +80,24 @@ class DefinitionFilesTest {
             IllegalArgumentException.class, () -> new SparkNetClassifier().setNetFile(nowhere));
     assertTrue(e.getMessage().startsWith("Net file "), e.getMessage());
   }
+
+  /**
+   * A solver's test_net files reach the stage as the CLI reads them, embedded as test_net_param
+   * blocks after the solver's own. The stages' earlier reader kept the test_net line, which the net
+   * plan then refused ("the sparknet CLI reads test_net files itself").
+   */
+  @Test
+  void testNetFilesAreEmbeddedInTheSolverText() throws IOException {
+    Path solver =
+        write(
+            "nets/s.prototxt",
+            "net: \"train.prototxt\"\ntest_net: \"test.prototxt\"\ntest_iter: 2\n");
+    write("nets/train.prototxt", "name: \"train\"\n");
+    write("nets/test.prototxt", "name: \"own test net\"\n");
+    SparkNetClassifier c = new SparkNetClassifier().setSolverFile(solver.toString());
+    String text = c.getSolverText();
+    assertTrue(text.contains("test_net_param {\nname: \"own test net\"\n"), text);
+    assertTrue(!text.matches("(?ms).*^\\s*test_net\\s*:.*"), text);
+    assertEquals("name: \"train\"\n", c.getNetText());
+  }
 }

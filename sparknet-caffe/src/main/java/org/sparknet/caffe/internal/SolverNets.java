@@ -72,7 +72,8 @@ final class SolverNets {
               + " names the test net file '"
               + files.get(0)
               + "' but no net text was given: embed that file's contents in the solver as"
-              + " test_net_param { ... } (the sparknet CLI reads test_net files itself)");
+              + " test_net_param { ... } (the sparknet CLI and the Spark ML stages' setSolverFile read"
+              + " test_net files themselves)");
     }
     List<Integer> iters = testIters(solver);
     int own = params.size();
