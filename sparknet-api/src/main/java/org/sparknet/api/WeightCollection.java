@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -343,7 +344,14 @@ public final class WeightCollection implements Serializable {
 
   /** Describes how the structure of {@code other} differs from this one, or null if it does not. */
   public String structureDifference(WeightCollection other) {
-    return WeightDifferences.ofStructure(layers, other.layers);
+    return WeightDifferences.ofStructure(each(Tensor::shape), other.each(Tensor::shape));
+  }
+
+  /** Each layer's arrays mapped by {@code f}, in order. */
+  private <T> Map<String, List<T>> each(Function<Tensor, T> f) {
+    Map<String, List<T>> out = new LinkedHashMap<>();
+    layers.forEach((k, v) -> out.put(k, v.stream().map(f).toList()));
+    return out;
   }
 
   /**
@@ -351,7 +359,11 @@ public final class WeightCollection implements Serializable {
    * atol + rtol * |b|} (b from {@code other}); otherwise a description of the first difference.
    */
   public String differenceFrom(WeightCollection other, double rtol, double atol) {
-    return WeightDifferences.ofValues(layers, other.layers, rtol, atol);
+    String structural = structureDifference(other);
+    if (structural != null) {
+      return structural;
+    }
+    return WeightDifferences.ofValues(each(Tensor::data), other.each(Tensor::data), rtol, atol);
   }
 
   /** True when {@link #differenceFrom} finds no difference. */

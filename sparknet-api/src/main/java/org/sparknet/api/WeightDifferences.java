@@ -3,13 +3,14 @@ package org.sparknet.api;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.sparknet.api.WeightCollection.Tensor;
+import org.sparknet.ndarray.Shape;
 
 /**
- * How two {@link WeightCollection}s differ, in words: the structure (layers, their order, the
- * number and shapes of their arrays) and the values within a tolerance. Apart from the collection
- * so that the collection holds the weights and their arithmetic, and this class the wording of
- * every difference that messages and tests show.
+ * How two weight collections differ, in words: the structure (layers, their order, the number and
+ * shapes of their arrays) and the values within a tolerance. Apart from the collection so that the
+ * collection holds the weights and their arithmetic, and this class the wording of every difference
+ * that messages and tests show. It sees layer names mapped to the arrays' shapes or values, not the
+ * collection, which uses it.
  */
 final class WeightDifferences {
   private WeightDifferences() {}
@@ -19,7 +20,7 @@ final class WeightDifferences {
    * difference listed, or null if it does not.
    */
   static String ofStructure(
-      Map<String, List<Tensor>> myLayers, Map<String, List<Tensor>> theirLayers) {
+      Map<String, List<Shape>> myLayers, Map<String, List<Shape>> theirLayers) {
     List<String> problems = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     for (String k : myLayers.keySet()) {
@@ -39,28 +40,28 @@ final class WeightDifferences {
     if (!extra.isEmpty()) {
       problems.add("unexpected layers " + extra);
     }
-    for (Map.Entry<String, List<Tensor>> e : myLayers.entrySet()) {
-      List<Tensor> theirs = theirLayers.get(e.getKey());
+    for (Map.Entry<String, List<Shape>> e : myLayers.entrySet()) {
+      List<Shape> theirs = theirLayers.get(e.getKey());
       if (theirs == null) {
         continue;
       }
-      List<Tensor> mine = e.getValue();
+      List<Shape> mine = e.getValue();
       if (mine.size() != theirs.size()) {
         problems.add(
             "layer '" + e.getKey() + "' has " + theirs.size() + " arrays, expected " + mine.size());
         continue;
       }
       for (int i = 0; i < mine.size(); i++) {
-        if (!mine.get(i).shape().equals(theirs.get(i).shape())) {
+        if (!mine.get(i).equals(theirs.get(i))) {
           problems.add(
               "layer '"
                   + e.getKey()
                   + "' array "
                   + i
                   + " has shape "
-                  + theirs.get(i).shape()
+                  + theirs.get(i)
                   + ", expected "
-                  + mine.get(i).shape());
+                  + mine.get(i));
         }
       }
     }
@@ -85,25 +86,21 @@ final class WeightDifferences {
   }
 
   /**
-   * Null when both have the same structure and every pair of values satisfies {@code |a - b| <=
-   * atol + rtol * |b|} (b from {@code theirLayers}); otherwise a description of the first
-   * difference.
+   * Null when every pair of values satisfies {@code |a - b| <= atol + rtol * |b|} (b from {@code
+   * theirLayers}); otherwise a description of the first difference. Both have the same structure
+   * ({@link #ofStructure} found no difference).
    */
   static String ofValues(
-      Map<String, List<Tensor>> myLayers,
-      Map<String, List<Tensor>> theirLayers,
+      Map<String, List<float[]>> myLayers,
+      Map<String, List<float[]>> theirLayers,
       double rtol,
       double atol) {
-    String structural = ofStructure(myLayers, theirLayers);
-    if (structural != null) {
-      return structural;
-    }
-    for (Map.Entry<String, List<Tensor>> e : myLayers.entrySet()) {
-      List<Tensor> mine = e.getValue();
-      List<Tensor> theirs = theirLayers.get(e.getKey());
+    for (Map.Entry<String, List<float[]>> e : myLayers.entrySet()) {
+      List<float[]> mine = e.getValue();
+      List<float[]> theirs = theirLayers.get(e.getKey());
       for (int i = 0; i < mine.size(); i++) {
-        float[] a = mine.get(i).data();
-        float[] b = theirs.get(i).data();
+        float[] a = mine.get(i);
+        float[] b = theirs.get(i);
         for (int j = 0; j < a.length; j++) {
           double d = Math.abs((double) a[j] - b[j]);
           if (!(d <= atol + rtol * Math.abs(b[j]))) {

@@ -5,15 +5,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.sparknet.api.SolverGroup;
-import org.sparknet.api.WeightCollection;
 import org.sparknet.ndarray.NDArray;
 
 /**
  * Every average of weights in SparkNet is computed here: the driver's combination of the workers'
  * results after a round ({@link #weightedMean}, {@link #offset}; {@link Sum} when {@code
- * treeAggregate} sums on the executors), a {@link SolverGroup}'s average after each step ({@link
- * #meanInPlace}), and {@link WeightCollection#mean} ({@link #equalMeans}).
+ * treeAggregate} sums on the executors), a {@link org.sparknet.api.SolverGroup}'s average after
+ * each step ({@link #meanInPlace}), and {@link org.sparknet.api.WeightCollection#mean} ({@link
+ * #equalMeans}).
  *
  * <p>The rule is the same everywhere: the mean of {@code x_0..x_{n-1}} with weights {@code w_i} is
  * {@code x_0 + Σ_{i≥1} a_i·(x_i − x_0)}, {@code a_i = w_i / Σ w} rounded to float, each element
@@ -251,7 +250,7 @@ public final class Averager {
   /**
    * The element-wise means with equal weights, by the rule above: {@code outputs.get(t)} becomes
    * the mean of the arrays {@code inputs.get(t)} (all of its length), in parallel when they are
-   * large ({@link WeightCollection#mean} averages its tensors this way).
+   * large ({@link org.sparknet.api.WeightCollection#mean} averages its tensors this way).
    *
    * @throws IllegalArgumentException when a tensor has no inputs or their lengths differ
    */

@@ -283,7 +283,8 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
 
   /**
    * "plain" (default), "easgd", "allreduce", "downpour" or "easgd-async" ({@link
-   * org.sparknet.api.train.Averaging}).
+   * org.sparknet.api.train.Averaging.Mode}); the elastic modes take {@link #alpha}, the
+   * asynchronous ones {@link #staleness}.
    */
   default Param<String> averaging() {
     return stageParams().averaging;
@@ -308,6 +309,22 @@ public interface SparkNetParams<S extends SparkNetParams<S>> extends Params {
 
   default S setAlpha(double value) {
     return (S) set(alpha(), value);
+  }
+
+  /**
+   * downpour and easgd-async: the most pushes by other workers between a worker's pull and its push
+   * for the push to count; default {@value org.sparknet.api.train.Averaging#DEFAULT_STALENESS}.
+   */
+  default IntParam staleness() {
+    return stageParams().staleness;
+  }
+
+  default int getStaleness() {
+    return (Integer) getOrDefault(staleness());
+  }
+
+  default S setStaleness(int value) {
+    return (S) set(staleness(), value);
   }
 
   /** Seed of the weights and the data order, default 0. */

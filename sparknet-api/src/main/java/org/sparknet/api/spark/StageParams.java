@@ -8,6 +8,7 @@ import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
+import org.sparknet.api.train.Averaging;
 
 /**
  * The {@link Param} objects of one SparkNet stage, held for the accessor methods of {@link
@@ -34,6 +35,7 @@ public final class StageParams implements Serializable {
   final DoubleParam learningRate;
   final Param<String> averaging;
   final DoubleParam alpha;
+  final IntParam staleness;
   final LongParam seed;
   final DoubleParam validationFraction;
   final Param<String> checkpointDir;
@@ -144,12 +146,18 @@ public final class StageParams implements Serializable {
             "averaging",
             "plain (model averaging), easgd (elastic averaging, with alpha), allreduce (plain,"
                 + " summed by the executors in a ring), downpour or easgd-async (asynchronous, a"
-                + " parameter server on the driver; the default staleness bound)",
-            ParamValidators.inArray(
-                java.util.List.of("plain", "easgd", "allreduce", "downpour", "easgd-async")));
+                + " parameter server on the driver, with staleness)",
+            ParamValidators.inArray(Averaging.Mode.labels()));
     alpha =
         new DoubleParam(
             owner, "alpha", "EASGD moving rate in [0, 1]", ParamValidators.inRange(0, 1));
+    staleness =
+        new IntParam(
+            owner,
+            "staleness",
+            "downpour and easgd-async: drop a push made from weights more than this many pushes"
+                + " old",
+            ParamValidators.gtEq(0));
     seed = new LongParam(owner, "seed", "seed of the weights and the data order");
     validationFraction =
         new DoubleParam(
@@ -204,6 +212,7 @@ public final class StageParams implements Serializable {
     owner.setDefault(learningRate, (Object) 0.0);
     owner.setDefault(averaging, "plain");
     owner.setDefault(alpha, (Object) 0.5);
+    owner.setDefault(staleness, (Object) Averaging.DEFAULT_STALENESS);
     owner.setDefault(seed, (Object) 0L);
     owner.setDefault(validationFraction, (Object) 0.0);
     owner.setDefault(checkpointDir, "");

@@ -73,15 +73,13 @@ final class StageTraining {
     }
   }
 
-  /** The stage's averaging param as the trainer's {@link Averaging}. */
+  /**
+   * The stage's averaging, alpha and staleness params as the trainer's {@link Averaging}: alpha and
+   * staleness have defaults, so a mode ignores those it does not take.
+   */
   static Averaging averaging(TrainingParams<?> p) {
-    return switch (p.getAveraging()) {
-      case "easgd" -> Averaging.elastic(p.getAlpha());
-      case "allreduce" -> Averaging.ALL_REDUCE;
-      case "downpour" -> Averaging.downpour();
-      case "easgd-async" -> Averaging.asyncElastic(p.getAlpha());
-      default -> Averaging.PLAIN;
-    };
+    return Averaging.Mode.parse(p.getAveraging(), "Stage " + p.uid() + ": averaging")
+        .with(p.getAlpha(), p.getStaleness());
   }
 
   private static TrainerConfig.Builder config(

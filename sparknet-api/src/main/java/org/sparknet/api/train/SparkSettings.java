@@ -3,6 +3,7 @@ package org.sparknet.api.train;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.internal.worker.BlasThreads;
 
 /**
  * The Spark settings SparkNet recommends for a context it trains on. Apps that create their own
@@ -17,7 +18,7 @@ public final class SparkSettings {
    * OPENBLAS_NUM_THREADS} if it has one, else 1, one BLAS thread per task slot. A Spark conf key,
    * or a local property ({@code SparkContext.setLocalProperty}) for the jobs of one thread.
    */
-  public static final String BLAS_THREADS = "spark.sparknet.blasThreads";
+  public static final String BLAS_THREADS = BlasThreads.CONF_KEY;
 
   private SparkSettings() {}
 

@@ -30,10 +30,7 @@ final class WorkerPlans {
 
   /** The averaging rule of the config's {@link Averaging} and {@link Compression}. */
   static AveragingStrategy averaging(TrainerConfig cfg) {
-    AveragingStrategy rule =
-        cfg.averaging().isElastic()
-            ? AveragingStrategy.elastic(cfg.averaging().alpha())
-            : AveragingStrategy.plain();
+    AveragingStrategy rule = wiring(cfg.averaging()).rule();
     return cfg.compression() == Compression.NONE
         ? rule
         : AveragingStrategy.compressed(rule, cfg.compression());
@@ -55,11 +52,34 @@ final class WorkerPlans {
     if (cfg.deterministic()) {
       DeterministicTraining.checkCluster(sc);
     }
-    Averaging a = cfg.averaging();
-    if (a.isAsync()) {
-      return RoundDriver.async(
-          sc, plan, data, releaser, a.isElastic() ? a.alpha() : -1f, a.staleness());
-    }
-    return RoundDriver.of(sc, plan, data, releaser, a.isAllReduce());
+    return wiring(cfg.averaging()).rounds().start(sc, plan, data, releaser);
+  }
+
+  /** How rounds of one mode start. */
+  private interface Rounds {
+    RoundDriver start(
+        JavaSparkContext sc, WorkerPlan plan, PackedData data, BroadcastReleaser releaser);
+  }
+
+  /** What a mode runs: the rule that combines the workers' results, and the rounds. */
+  private record Wiring(AveragingStrategy rule, Rounds rounds) {}
+
+  /** Each {@link Averaging.Mode} mapped to its rule and its rounds: a new mode is one line here. */
+  private static Wiring wiring(Averaging a) {
+    int s = a.staleness();
+    float alpha = a.alpha();
+    return switch (a.mode()) {
+      case PLAIN -> new Wiring(AveragingStrategy.plain(), RoundDriver::synchronous);
+      case EASGD -> new Wiring(AveragingStrategy.elastic(alpha), RoundDriver::synchronous);
+      case ALL_REDUCE -> new Wiring(AveragingStrategy.plain(), RoundDriver::allReduce);
+      case DOWNPOUR ->
+          new Wiring(
+              AveragingStrategy.plain(),
+              (sc, plan, data, rel) -> RoundDriver.downpour(sc, plan, data, rel, s));
+      case EASGD_ASYNC ->
+          new Wiring(
+              AveragingStrategy.elastic(alpha),
+              (sc, plan, data, rel) -> RoundDriver.asyncElastic(sc, plan, data, rel, alpha, s));
+    };
   }
 }

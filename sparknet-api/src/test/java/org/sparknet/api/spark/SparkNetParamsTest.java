@@ -86,6 +86,7 @@ class SparkNetParamsTest {
             "rawPredictionCol",
             "seed",
             "solverText",
+            "staleness",
             "targetMetric",
             "targetValue",
             "tau",
@@ -109,6 +110,7 @@ class SparkNetParamsTest {
     assertThrows(IllegalArgumentException.class, () -> c.setLearningRate(-0.1));
     assertThrows(IllegalArgumentException.class, () -> c.setAveraging("mean"));
     assertThrows(IllegalArgumentException.class, () -> c.setAlpha(1.5));
+    assertThrows(IllegalArgumentException.class, () -> c.setStaleness(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setValidationFraction(1.0));
     assertThrows(IllegalArgumentException.class, () -> c.setInputShape(new int[] {1, 0, 28}));
     assertThrows(IllegalArgumentException.class, () -> c.setDevice("tpu"));
@@ -122,6 +124,26 @@ class SparkNetParamsTest {
     assertEquals(Averaging.downpour(), StageTraining.averaging(c.setAveraging("downpour")));
     assertEquals(
         Averaging.asyncElastic(0.9), StageTraining.averaging(c.setAveraging("easgd-async")));
+  }
+
+  /**
+   * The staleness bound reaches the trainer from both asynchronous modes, and both kinds of stage
+   * take it; the synchronous modes ignore it as they ignore alpha. With the stage passing the
+   * default bound instead of the param, this failed: "expected: <downpour(staleness=4)> but was:
+   * <downpour(staleness=32)>".
+   */
+  @Test
+  void theStalenessBoundReachesTheTrainer() {
+    SparkNetClassifier c = new SparkNetClassifier();
+    assertEquals(Averaging.DEFAULT_STALENESS, c.getStaleness());
+    c.setStaleness(4).setAlpha(0.25);
+    assertEquals(Averaging.downpour(4), StageTraining.averaging(c.setAveraging("downpour")));
+    assertEquals(
+        Averaging.asyncElastic(0.25, 4), StageTraining.averaging(c.setAveraging("easgd-async")));
+    assertEquals(Averaging.PLAIN, StageTraining.averaging(c.setAveraging("plain")));
+    SparkNetEstimator e = new SparkNetEstimator().setAveraging("downpour").setStaleness(0);
+    assertEquals(Averaging.downpour(0), StageTraining.averaging(e));
+    assertEquals(0, e.copy(new ParamMap()).getStaleness());
   }
 
   @Test

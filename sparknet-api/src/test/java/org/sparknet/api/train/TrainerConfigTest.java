@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
 
 class TrainerConfigTest {
-  private static final NetDefinition DEF =
+  static final NetDefinition DEF =
       new NetDefinition("java-softmax", "lr=0.1", null, null, 5L, "cpu");
 
   @Test

@@ -82,38 +82,13 @@ final class TrainerSetup {
   }
 
   Averaging averaging() {
-    String averaging = cmd.averaging;
-    boolean elastic = averaging.equals("easgd") || averaging.equals("easgd-async");
-    boolean async = averaging.equals("downpour") || averaging.equals("easgd-async");
-    if (!elastic && !async && !averaging.equals("plain") && !averaging.equals("allreduce")) {
-      throw new IllegalArgumentException(
-          "--averaging must be plain, easgd, allreduce, downpour or easgd-async but was '"
-              + averaging
-              + "'");
-    }
-    if (elastic != (cmd.alpha != null)) {
-      throw new IllegalArgumentException(
-          elastic
-              ? "--averaging " + averaging + " needs --alpha A (0 <= A <= 1)"
-              : "--alpha applies only to --averaging easgd or easgd-async");
-    }
-    if (cmd.staleness != null && !async) {
-      throw new IllegalArgumentException(
-          "--staleness applies only to --averaging downpour or easgd-async");
-    }
-    if (async && cmd.deterministic) {
+    Averaging a = Averaging.parse(cmd.averaging, cmd.alpha, cmd.staleness, "--");
+    if (a.isAsync() && cmd.deterministic) {
       throw new IllegalArgumentException(
           "--deterministic cannot be combined with --averaging "
-              + averaging
+              + cmd.averaging
               + ": the order of the asynchronous pushes depends on timing");
     }
-    int s = cmd.staleness == null ? Averaging.DEFAULT_STALENESS : cmd.staleness;
-    return switch (averaging) {
-      case "allreduce" -> Averaging.ALL_REDUCE;
-      case "easgd" -> Averaging.elastic(cmd.alpha);
-      case "downpour" -> Averaging.downpour(s);
-      case "easgd-async" -> Averaging.asyncElastic(cmd.alpha, s);
-      default -> Averaging.PLAIN;
-    };
+    return a;
   }
 }

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * for each of cuBLAS, cuRAND and cuDNN the version libcaffe links (CUDA 11, cuDNN 8) where present,
  * "as today", else a newer major version that SparkNet's forwarding library stands in for (the
  * compat path); CUDA 11.8's runtime is the machine's where present, else the one shipped in the GPU
- * jar. Each library is later loaded by path ({@link CudaChain}), dependencies first, so that
+ * jar. Each library is later loaded by path, dependencies first (the chain that uses this), so that
  * libcaffe's own dependencies are already loaded, by soname, when JavaCPP loads it.
  *
  * @param cudart CUDA 11.8's runtime, the machine's or the shipped one

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * A small reader and printer for protobuf text format (the syntax of Caffe's prototxt files), so
  * that definitions can be checked and rewritten in Java, with line and column in every error,
- * before Caffe sees them. It knows the syntax only; {@link ProtoSchema} checks names and types.
+ * before Caffe sees them. It knows the syntax only; the schema built on it checks names and types.
  */
 public final class TextFormat {
   private TextFormat() {}

@@ -59,11 +59,8 @@ final class AsyncRound implements RoundDriver {
   private RoundBroadcasts jobBroadcasts = RoundBroadcasts.NONE;
 
   /**
-   * @param alpha asynchronous EASGD's moving rate, or -1 for Downpour: the server then adds each
-   *     update divided by the worker count, so that one push from every worker moves the weights as
-   *     far as a synchronous round (the mean of the updates) and the solver's learning rate keeps
-   *     its meaning; a plain sum of the updates is a learning rate that grows with the worker
-   *     count, which diverges with Caffe's LeNet settings at two workers
+   * @param scale what the server multiplies each push by ({@link RoundDriver#downpour}, {@link
+   *     RoundDriver#asyncElastic})
    * @param staleness the most pushes between a worker's pull and its push for it to count
    */
   AsyncRound(
@@ -71,7 +68,7 @@ final class AsyncRound implements RoundDriver {
       WorkerPlan plan,
       PackedData data,
       BroadcastReleaser releaser,
-      float alpha,
+      float scale,
       int staleness) {
     if (plan.tau() <= 0) {
       throw new IllegalArgumentException(
@@ -91,7 +88,7 @@ final class AsyncRound implements RoundDriver {
     this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
     this.partitions = data.partitions();
     this.spread = new DataSpread(sc, data);
-    this.scale = alpha >= 0 ? alpha : 1f / Math.max(1, data.partitions());
+    this.scale = scale;
     this.staleness = staleness;
   }
 

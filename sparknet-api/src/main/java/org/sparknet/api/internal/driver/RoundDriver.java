@@ -41,33 +41,51 @@ public interface RoundDriver {
     }
   }
 
-  /**
-   * The rounds over {@code data}.
-   *
-   * @param allReduce sum on the executors in a barrier stage
-   * @throws IllegalArgumentException when {@code allReduce} and the cluster cannot run a barrier
-   *     stage of one task per partition
-   */
-  static RoundDriver of(
-      JavaSparkContext sc,
-      WorkerPlan plan,
-      PackedData data,
-      BroadcastReleaser releaser,
-      boolean allReduce) {
-    return allReduce
-        ? new AllReduceRound(sc, plan, data, releaser)
-        : new DriverRound(sc, plan, data, releaser);
+  /** Synchronous rounds over {@code data} whose results the driver combines. */
+  static RoundDriver synchronous(
+      JavaSparkContext sc, WorkerPlan plan, PackedData data, BroadcastReleaser releaser) {
+    return new DriverRound(sc, plan, data, releaser);
   }
 
   /**
-   * Asynchronous rounds over {@code data} against a parameter server on the driver.
+   * Synchronous rounds over {@code data} whose tasks sum among themselves in a barrier stage.
    *
-   * @param alpha asynchronous EASGD's moving rate, or -1 for Downpour
+   * @throws IllegalArgumentException when the cluster cannot run a barrier stage of one task per
+   *     partition
+   */
+  static RoundDriver allReduce(
+      JavaSparkContext sc, WorkerPlan plan, PackedData data, BroadcastReleaser releaser) {
+    return new AllReduceRound(sc, plan, data, releaser);
+  }
+
+  /**
+   * Downpour's rounds over {@code data} against a parameter server on the driver, which adds each
+   * update divided by the worker count, so that one push from every worker moves the weights as far
+   * as a synchronous round (the mean of the updates) and the solver's learning rate keeps its
+   * meaning; a plain sum of the updates is a learning rate that grows with the worker count, which
+   * diverges with Caffe's LeNet settings at two workers.
+   *
    * @param staleness the most pushes by others between a worker's pull and its push for the push to
    *     be applied
    * @throws IllegalArgumentException with tau in seconds or compression
    */
-  static RoundDriver async(
+  static RoundDriver downpour(
+      JavaSparkContext sc,
+      WorkerPlan plan,
+      PackedData data,
+      BroadcastReleaser releaser,
+      int staleness) {
+    float scale = 1f / Math.max(1, data.partitions());
+    return new AsyncRound(sc, plan, data, releaser, scale, staleness);
+  }
+
+  /**
+   * Asynchronous EASGD's rounds over {@code data}: the parameter server adds {@code alpha} times
+   * each push.
+   *
+   * @throws IllegalArgumentException with tau in seconds or compression
+   */
+  static RoundDriver asyncElastic(
       JavaSparkContext sc,
       WorkerPlan plan,
       PackedData data,

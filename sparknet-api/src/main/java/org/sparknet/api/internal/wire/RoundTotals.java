@@ -6,15 +6,14 @@ import java.util.Arrays;
 import java.util.List;
 import org.sparknet.api.averaging.Averager;
 import org.sparknet.api.averaging.Compression;
-import org.sparknet.api.internal.averaging.AveragingStrategy;
 
 /**
  * A round's partition results combined: their values, example and loss totals, the slowest worker's
  * timings, each partition's examples and solver restarts, and the first divergence by partition. On
  * the driver ({@link #onDriver}) the values are kept as they come, in partition order, and averaged
- * at the end in parallel ({@link AveragingStrategy#combine}); for {@code treeAggregate} they are
- * added to a running sum ({@link Averager.Sum}) as they come, and partial totals merge on the
- * executors.
+ * at the end in parallel ({@link org.sparknet.api.internal.averaging.AveragingStrategy#combine});
+ * for {@code treeAggregate} they are added to a running sum ({@link Averager.Sum}) as they come,
+ * and partial totals merge on the executors.
  */
 public final class RoundTotals implements Serializable {
   private static final long serialVersionUID = 1L;

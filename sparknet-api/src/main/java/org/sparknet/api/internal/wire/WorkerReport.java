@@ -1,7 +1,6 @@
 package org.sparknet.api.internal.wire;
 
 import java.io.Serializable;
-import org.sparknet.api.internal.worker.SolverContinuity;
 
 /**
  * What one worker did in a round, apart from the weights it sends: examples fed (batch rows,
@@ -9,7 +8,7 @@ import org.sparknet.api.internal.worker.SolverContinuity;
  * went, whether its solver started over, and what went non-finite if it diverged.
  *
  * @param solverRestarted the solver did not continue from the previous round (see {@link
- *     SolverContinuity})
+ *     org.sparknet.api.internal.worker.SolverContinuity})
  * @param divergence null, or what went non-finite ("loss NaN", "weight ...")
  * @param device where the worker's net ran: "cpu", "gpu:N", or a comma-separated list for a group
  */

@@ -5,7 +5,6 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.bytedeco.javacpp.PointerScope;
 import org.bytedeco.openblas.global.openblas_nolapack;
-import org.sparknet.api.train.SparkSettings;
 
 /**
  * The OpenBLAS threads of the JVM that runs SparkNet's tasks, set by every task before it computes.
@@ -24,8 +23,8 @@ import org.sparknet.api.train.SparkSettings;
  * task cannot tell whether another library of its JVM changed it since).
  */
 public final class BlasThreads {
-  /** {@link SparkSettings#BLAS_THREADS}. */
-  public static final String CONF_KEY = SparkSettings.BLAS_THREADS;
+  /** The Spark conf key, which {@code train.SparkSettings.BLAS_THREADS} publishes to users. */
+  public static final String CONF_KEY = "spark.sparknet.blasThreads";
 
   private BlasThreads() {}
 
