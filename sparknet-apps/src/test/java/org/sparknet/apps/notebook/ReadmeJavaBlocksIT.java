@@ -24,10 +24,12 @@ import org.sparknet.apps.testing.DocPages;
  * holds a jshell error or exception report ({@link CliFixtures#JSHELL_FAILURE}), or when its marker
  * is missing. The shell's temporary directory (where the blocks write their models) is this test's.
  *
- * <p>Broken on purpose: a line of the builder block moved its dot to the start of the next line
- * failed with "README Java block 1 (line 224) failed in bin/sparknet shell: Error:" (illegal start
- * of expression); stages that did not take the example shape from the features failed block 2 on
- * the LeNet solver's Data layers ("does not declare the shape of an example").
+ * <p>Broken on purpose: a line of README's Spark ML block moved its dot to the start of the next
+ * line failed with "Java block at README.md:98 failed in bin/sparknet shell: Error:" (illegal start
+ * of expression); stages that did not take the example shape from the features failed the Spark ML
+ * blocks on the LeNet solver's Data layers ("does not declare the shape of an example"); {@link
+ * DocPages} listing README.md alone gave "expected: <[README.md, docs/models.md, docs/spark-ml.md]>
+ * but was: <[README.md]>" here.
  */
 class ReadmeJavaBlocksIT {
   private static final String MARKER = "@@ Java block ";
