@@ -8,7 +8,7 @@ import org.sparknet.api.internal.worker.BlasThreads;
 /**
  * The Spark settings SparkNet recommends for a context it trains on. Apps that create their own
  * session apply them with {@link #apply}; spark-submit users pass the same pairs as {@code --conf}
- * (README, "On a cluster"). A setting already given as a system property (which is how
+ * (docs/cluster-standalone.md). A setting already given as a system property (which is how
  * spark-submit's {@code --conf} reaches the driver) is left as the user set it.
  */
 public final class SparkSettings {

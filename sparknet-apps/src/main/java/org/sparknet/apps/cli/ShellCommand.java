@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
           + " only).",
       "The snippets run in a second JVM with Spark's --add-opens flags, SPARKNET_JAVA_OPTS"
           + " (default -Xmx6g), one BLAS thread and quiet logs (glog, log4j). Spark runs in that"
-          + " JVM: build a local session as README's Spark ML block and examples/notebook.jsh do.",
-      "Every Java block of README.md runs as written here (ReadmeJavaBlocksIT). End each line of a"
+          + " JVM: build a local session as README's Java blocks and examples/notebook.jsh do.",
+      "Every Java block of README.md and docs/*.md runs as written here (ReadmeJavaBlocksIT). End each line of a"
           + " method chain with its dot (`NetSpec.named(\"LeNet\").`): jshell runs a line as soon as it is a"
           + " complete statement and rejects one that starts with a dot.",
       "Other arguments go to jshell as they are (`jshell --help` lists them); the session ends with"

@@ -11,21 +11,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.apps.testing.DocPages;
 
 /**
  * The README's train/test/predict block runs as written, through {@code bin/sparknet} from the
  * repository root (the jar that {@code mvn verify} packaged), with {@code --rounds 1} and its
  * output directories moved into a temporary folder. Each command must exit 0 and print neither the
- * "Using incubator modules" warning nor a picocli warning.
+ * "Using incubator modules" warning nor a picocli warning. {@link #block} finds a block on any page
+ * ({@link DocPages}: README.md and docs/*.md), so other tests run the blocks that moved to docs/
+ * through it (ExportCommandIT: docs/models.md's export line).
  */
 class ReadmeCommandsIT {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = DocPages.ROOT;
 
   @TempDir Path tmp;
 
   @Test
   void theTrainTestPredictBlockRuns() throws Exception {
-    List<List<String>> commands = sparknetCommands(block("bin/sparknet train"));
+    List<List<String>> commands =
+        sparknetCommands(block("bin/sparknet train --solver examples/mnist/lenet_solver.prototxt"));
     assertEquals(
         List.of("train", "test", "predict"),
         commands.stream().map(c -> c.get(1)).toList(),
@@ -41,16 +45,9 @@ class ReadmeCommandsIT {
     assertTrue(Files.isDirectory(tmp.resolve("preds")));
   }
 
-  /** The README's fenced block that holds {@code marker}. */
-  static String block(String marker) throws Exception {
-    String readme = Files.readString(ROOT.resolve("README.md"));
-    String[] parts = readme.split("(?m)^```");
-    for (int i = 1; i < parts.length; i += 2) {
-      if (parts[i].contains(marker)) {
-        return parts[i];
-      }
-    }
-    throw new AssertionError("no README block with " + marker);
+  /** The one fenced block of README.md or docs/*.md that holds {@code marker}. */
+  static String block(String marker) {
+    return DocPages.block(marker).code();
   }
 
   /** The block's {@code bin/sparknet} commands: continuations joined, comments dropped. */

@@ -14,15 +14,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.sparknet.apps.testing.DocPages;
 import picocli.CommandLine;
 
 /**
- * What the README's commands write, run as written from the checkout, is ignored by git: every
- * relative path after an output flag in README's command blocks, and the defaults of the commands'
- * output options. Broken on purpose: without /run1/ in .gitignore, "run1 is not ignored by git".
+ * What the documented commands write, run as written from the checkout, is ignored by git: every
+ * relative path after an output flag in the command blocks of README.md and docs/*.md ({@link
+ * DocPages}), and the defaults of the commands' output options. Broken on purpose: without /run1/
+ * in .gitignore, "run1 is not ignored by git".
  */
 class ReadmeOutputsTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = DocPages.ROOT;
   private static final Pattern OUTPUT =
       Pattern.compile("--(output|out|plot|metrics|checkpoint)[ =]([^\\s\\\\]+)");
 
@@ -30,9 +32,8 @@ class ReadmeOutputsTest {
   void theReadmeCommandsOutputsAreIgnoredByGit() throws Exception {
     assumeTrue(Files.exists(ROOT.resolve(".git")), "not a git checkout");
     Set<String> outputs = new TreeSet<>();
-    String[] parts = Files.readString(ROOT.resolve("README.md")).split("(?m)^```");
-    for (int i = 1; i < parts.length; i += 2) {
-      Matcher m = OUTPUT.matcher(parts[i]);
+    for (DocPages.Block block : DocPages.allBlocks()) {
+      Matcher m = OUTPUT.matcher(block.code());
       while (m.find()) {
         String path = m.group(2);
         if (!path.startsWith("/") && !path.contains(":") && !path.contains("DIR")) {
@@ -49,7 +50,9 @@ class ReadmeOutputsTest {
             .getCommandSpec()
             .findOption("--out")
             .defaultValue());
-    assertTrue(outputs.containsAll(List.of("run1", "preds", "sparknet-demo.png")), "" + outputs);
+    assertTrue(
+        outputs.containsAll(List.of("run1", "preds", "cifar-run", "sparknet-demo.png")),
+        "" + outputs);
     for (String path : outputs) {
       List<String> cmd = new ArrayList<>(List.of("git", "check-ignore", "-q", "--no-index", path));
       Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).inheritIO().start();

@@ -50,8 +50,8 @@ public final class BlasThreads {
 
   /**
    * Sets the process's BLAS threads to {@code n} unless it has them. The presets' wrappers call
-   * openblas_set_num_threads, or MKL's own where MKL was loaded in OpenBLAS's place (README, "Which
-   * BLAS Caffe uses"); each call allocates a function pointer, freed here by the scope.
+   * openblas_set_num_threads, or MKL's own where MKL was loaded in OpenBLAS's place (docs/blas.md);
+   * each call allocates a function pointer, freed here by the scope.
    */
   public static void set(int n) {
     try (PointerScope scope = new PointerScope()) {
