@@ -60,4 +60,28 @@ class FiniteCheckIT {
       }
     }
   }
+
+  /** GPU mode's probe (an asum_data a blob, summed on the host), run here on the CPU. */
+  @Test
+  void theProbeOfGpuModeSeesTheSameNonFiniteValues() {
+    CaffeRuntime.load();
+    HostReads reads = new HostReads();
+    int n = SIZES[1];
+    try (StepProbe probe = new StepProbe(n, List.of(), 0, reads, false);
+        FloatBlob b = new FloatBlob(1, 1, 1, n)) {
+      FloatPointer d = b.mutable_cpu_data();
+      for (int i = 0; i < n; i++) {
+        d.put(i, (i % 7) - 3f);
+      }
+      for (float bad : new float[] {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY}) {
+        probe.add(b);
+        assertTrue(Float.isFinite(probe.read(null, false)[0]), "finite");
+        d.put(n - 1, bad);
+        probe.add(b);
+        assertFalse(Float.isFinite(probe.read(null, false)[0]), bad + " was missed");
+        d.put(n - 1, 0f);
+      }
+      assertEquals(6, reads.count(), "a read a blob added; none for the read itself");
+    }
+  }
 }
