@@ -46,6 +46,19 @@ class HostSyncsIT {
   }
 
   /**
+   * Each forward pass is checked before its own backward pass. Mutation: with the second pass of an
+   * {@code iter_size: 2} step left unchecked, "expected: <11> but was: <6>".
+   */
+  @Test
+  void eachForwardPassOfAStepIsReadOnce() {
+    NetDefinition def = TinyNets.definition(TinyNets.SOLVER + "iter_size: 2\n").withSeed(4);
+    try (CaffeNet net = CaffeNet.create(def, false)) {
+      assertTrue(Float.isFinite(net.train(5, TinyNets.quadrants(6))));
+      assertEquals(11, net.hostReads(), "iter_size 2: two forward passes a step, then the weights");
+    }
+  }
+
+  /**
    * Weight decay that overflows the first update of the conv layer's weights (|w| > 0.34).
    * Mutation: without CaffeNet.train's final {@code step.finish}, train(1) returned "train's loss
    * 1.5273017" with the conv weights infinite.
