@@ -23,6 +23,7 @@ import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.CheckedStep;
 import org.sparknet.caffe.internal.Divergence;
+import org.sparknet.caffe.internal.HostReads;
 import org.sparknet.caffe.internal.InputFeeder;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.LearnableParams;
@@ -32,6 +33,7 @@ import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.SolverStates;
 import org.sparknet.caffe.internal.Solvers;
+import org.sparknet.caffe.internal.StepProbe;
 import org.sparknet.caffe.internal.TestNetPlan;
 import org.sparknet.caffe.internal.TrainedLayers;
 import org.sparknet.ndarray.NDArray;
@@ -58,7 +60,8 @@ import org.sparknet.ndarray.Shape;
  * internal} classes over the native objects: {@code InputFeeder} (batches into the input blobs),
  * {@code LearnableParams} (weights and their views), {@code SolverStates} (iteration and history),
  * {@code TrainedLayers} (.caffemodel contents), {@code CheckedStep} (a solver step whose forward
- * outputs are checked before the backward pass) and {@code Divergence} (those checks); and, in this
+ * outputs are checked before the backward pass), {@code StepProbe} (those checks and the loss in
+ * one read back) and {@code Divergence} (the search for what went non-finite); and, in this
  * package, {@code TestPhaseNet} (a test net's passes, on a net this class owns).
  *
  * <p>Native memory: the solver (with the train net) and one TEST net per test net the solver
@@ -75,11 +78,12 @@ public final class CaffeNet implements Net {
   private final FloatSGDSolver solver;
   private final List<FloatNet> testNets; // one per test net of the plan, trained layers shared
   private final LearnableParams params; // owned (learnable) params, net order
-  private final LossTerms lossTerms;
   private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
   private final InputFeeder inputs;
   private final List<TestPhaseNet> testPhases;
   private final SolverStates solverStates;
+  private final HostReads reads = new HostReads();
+  private final StepProbe probe;
   private final CheckedStep step;
   private boolean closed;
   private String lastDivergence;
@@ -90,6 +94,7 @@ public final class CaffeNet implements Net {
     this.deviceId = CaffeRuntime.deviceId(definition.device());
     CaffeRuntime.useDevice(deviceId);
     FloatSGDSolver s = null;
+    StepProbe pr = null;
     List<FloatNet> ts = new ArrayList<>();
     try (PointerScope scope = new PointerScope()) {
       s = Solvers.create(plan);
@@ -98,8 +103,16 @@ public final class CaffeNet implements Net {
         ts.add(TestPhaseNet.build(tp, train, scope));
       }
       this.params = LearnableParams.of(train, plan.netName());
-      this.lossTerms = LossTerms.of(train);
-      this.step = new CheckedStep(s, Divergence.of(train, params));
+      LossTerms lossTerms = LossTerms.of(train);
+      Divergence divergence = Divergence.of(train, params);
+      pr =
+          new StepProbe(
+              divergence.maxCount(train),
+              lossTerms.blobs(),
+              lossTerms.valueCount(),
+              reads,
+              deviceId < 0);
+      this.step = new CheckedStep(s, divergence, lossTerms, pr, reads);
       TestPhaseNet.checkInputs(train, plan.trainInputs());
       for (int k = 0; k < ts.size(); k++) {
         TestPhaseNet.checkInputs(ts.get(k), plan.testNet(k).inputs());
@@ -110,12 +123,16 @@ public final class CaffeNet implements Net {
       }
     } catch (RuntimeException | Error e) {
       ts.forEach(FloatNet::close);
+      if (pr != null) {
+        pr.close();
+      }
       if (s != null) {
         s.close();
       }
       throw e;
     }
     this.solver = s;
+    this.probe = pr;
     this.testNets = List.copyOf(ts);
     InputTransforms tr = null;
     try {
@@ -123,6 +140,7 @@ public final class CaffeNet implements Net {
     } finally {
       if (tr == null) {
         ts.forEach(FloatNet::close);
+        pr.close();
         s.close();
       }
     }
@@ -206,7 +224,9 @@ public final class CaffeNet implements Net {
    * <p>Each step checks the forward outputs before the backward pass ({@code CheckedStep}) and the
    * weights after the update: a non-finite one stops the steps there, with the layer named in
    * {@link #lastDivergence()}. A non-finite output never reaches the backward pass, so a diverged
-   * net's memory stays intact and it closes like any other.
+   * net's memory stays intact and it closes like any other. On the CPU the checks and the loss cost
+   * one read back of blob values a forward pass ({@code StepProbe}), and the call one more for the
+   * weights of its last update; blobs are searched one by one only when something is not finite.
    */
   @Override
   public float train(int numSteps, BatchFeeder feeder) {
@@ -222,7 +242,11 @@ public final class CaffeNet implements Net {
             if (lastDivergence != null) {
               return Float.NaN;
             }
-            sum += lossTerms.loss(net);
+            sum += step.loss();
+          }
+          lastDivergence = step.finish(net);
+          if (lastDivergence != null) {
+            return Float.NaN;
           }
           return numSteps == 0 ? Float.NaN : (float) (sum / numSteps);
         });
@@ -241,6 +265,12 @@ public final class CaffeNet implements Net {
           Caffe.set_random_seed((int) (seed ^ (seed >>> 32)));
           transforms.reseed(seed);
         });
+  }
+
+  /** Blob values read back to the host so far by this net's training steps ({@code HostReads}). */
+  long hostReads() {
+    checkOpen();
+    return reads.count();
   }
 
   @Override
@@ -431,6 +461,7 @@ public final class CaffeNet implements Net {
     CaffeRuntime.useDevice(deviceId); // the mode it was built in: see PlainCaffeSolver#close
     transforms.close();
     testNets.forEach(FloatNet::close);
+    probe.close();
     solver.close();
   }
 

@@ -1,10 +1,14 @@
 package org.sparknet.bench.loop;
 
+import static org.bytedeco.caffe.global.caffe.caffe_cpu_gemv_float;
+import static org.bytedeco.caffe.global.caffe.caffe_set_float;
+
 import java.nio.FloatBuffer;
 import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatBlobSharedVector;
 import org.bytedeco.caffe.FloatBlobVector;
 import org.bytedeco.caffe.FloatNet;
+import org.bytedeco.javacpp.FloatPointer;
 import org.bytedeco.javacpp.PointerScope;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.DataShard;
@@ -21,6 +25,9 @@ import org.sparknet.caffe.PlainCaffeSolver;
  * read-back, no transforms: the inputs are already scaled.
  */
 final class PlainSolverLoop implements AutoCloseable {
+  private static final int CHUNK = 4096; // StepProbe's view of a blob: rows of CHUNK and a tail
+  private static final int NO_TRANS = 111; // CBLAS_TRANSPOSE's CblasNoTrans
+
   private final PlainCaffeSolver solver;
   private final DataShard shard;
   private final long seed;
@@ -83,9 +90,11 @@ final class PlainSolverLoop implements AutoCloseable {
 
   /**
    * Runs CaffeNet's divergence checks' work {@code repeats} times on the net as the last step left
-   * it: Caffe's {@code asum_data} of every blob (each one written by the forward pass; CaffeNet
-   * checks them before the backward pass) and of every learnable weight blob (checked after the
-   * update). Returns the wall time in seconds. The sums go into a field so the JIT keeps the calls.
+   * it, as its {@code StepProbe} does on the CPU: Caffe's {@code caffe_cpu_gemv} of every blob
+   * (each one written by the forward pass; CaffeNet checks them before the backward pass) and of
+   * every learnable weight blob (after the update), seen as rows of 4,096 floats and a tail,
+   * against ones, into one value read back once a repeat. Returns the wall time in seconds. The
+   * sums go into a field so the JIT keeps the calls.
    */
   double checks(int repeats) {
     solver.useDevice();
@@ -93,16 +102,43 @@ final class PlainSolverLoop implements AutoCloseable {
       FloatNet net = solver.net();
       FloatBlobSharedVector blobs = net.blobs();
       FloatBlobVector weights = net.learnable_params();
+      int max = 1;
+      for (long i = 0; i < blobs.size(); i++) {
+        max = Math.max(max, blobs.get(i).count());
+      }
+      for (long i = 0; i < weights.size(); i++) {
+        max = Math.max(max, weights.get(i).count());
+      }
+      int rows = Math.max(1, max / CHUNK);
+      FloatPointer ones = new FloatPointer(Math.max(CHUNK, rows));
+      caffe_set_float((int) ones.capacity(), 1f, ones);
+      FloatPointer partials = new FloatPointer(rows);
+      FloatPointer acc = new FloatPointer(1);
       long t0 = System.nanoTime();
       for (int r = 0; r < repeats; r++) {
+        acc.put(0, 0f);
         for (long i = 0; i < blobs.size(); i++) {
-          checkSum += blobs.get(i).asum_data();
+          sum(blobs.get(i), ones, partials, acc);
         }
         for (long i = 0; i < weights.size(); i++) {
-          checkSum += weights.get(i).asum_data();
+          sum(weights.get(i), ones, partials, acc);
         }
+        checkSum += acc.get(0);
       }
       return (System.nanoTime() - t0) / 1e9;
+    }
+  }
+
+  private static void sum(FloatBlob b, FloatPointer ones, FloatPointer partials, FloatPointer acc) {
+    int n = b.count();
+    int rows = n / CHUNK;
+    if (rows > 0) {
+      caffe_cpu_gemv_float(NO_TRANS, rows, CHUNK, 1f, b.cpu_data(), ones, 0f, partials);
+      caffe_cpu_gemv_float(NO_TRANS, 1, rows, 1f, partials, ones, 1f, acc);
+    }
+    if (n > rows * CHUNK) {
+      FloatPointer rest = b.cpu_data().position((long) rows * CHUNK);
+      caffe_cpu_gemv_float(NO_TRANS, 1, n - rows * CHUNK, 1f, rest, ones, 1f, acc);
     }
   }
 

@@ -152,8 +152,9 @@ final class RawSection {
         sparkRatio.format("%.3f") + " of plain",
         "≥ 0.95: " + BenchRun.metOrNot(sparkRatio.median() >= 0.95));
     Spread share = Spread.of(checkShare);
-    md.append("| CaffeNet's divergence checks of one step alone (`asum` of every blob the forward")
-        .append(" pass writes, checked before the backward pass, and of every weight blob) | — | ")
+    md.append("| CaffeNet's divergence checks of one step alone (every blob the forward pass")
+        .append(" writes and every weight blob summed into one value by BLAS gemv, read back once;")
+        .append(" `StepProbe`) | — | ")
         .append(Spread.of(percent(checkShare)).format("%.2f"))
         .append(" % of a plain step | ≤ 2 %: ")
         .append(BenchRun.metOrNot(share.median() <= 0.02))

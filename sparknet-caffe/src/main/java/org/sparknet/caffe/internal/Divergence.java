@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatBlobSharedVector;
 import org.bytedeco.caffe.FloatNet;
 import org.bytedeco.javacpp.IntPointer;
@@ -18,6 +17,9 @@ import org.bytedeco.javacpp.IntPointer;
  * backward pass then adds to the float before its bottom blob, over malloc's chunk header. Every
  * blob that a layer writes is checked, in the order the forward pass first writes it, so that the
  * first one named is where the non-finite values began (they propagate forward).
+ *
+ * <p>A step pays for the checks with one host read ({@link StepProbe}: every output and weight blob
+ * summed into one value); the searches here, a read a blob, run only when that value is not finite.
  */
 public final class Divergence {
   /** A blob the forward pass writes and the layers that write it (more than one when in place). */
@@ -49,13 +51,40 @@ public final class Divergence {
     return new Divergence(out, params);
   }
 
+  /** Adds every forward output of {@code net}'s last pass to {@code probe}. */
+  public void addOutputs(FloatNet net, StepProbe probe) {
+    for (Output o : outputs) {
+      probe.add(net.blobs().get(o.blob()));
+    }
+  }
+
+  /** Adds every learnable weight blob of {@code net} to {@code probe}. */
+  public void addWeights(FloatNet net, StepProbe probe) {
+    FloatBlobSharedVector blobs = net.params();
+    for (LearnableParams.Param p : params.list()) {
+      probe.add(blobs.get(p.index()));
+    }
+  }
+
+  /** The largest blob {@link #addOutputs} or {@link #addWeights} adds, in floats. */
+  public int maxCount(FloatNet net) {
+    int max = 1;
+    for (Output o : outputs) {
+      max = Math.max(max, net.blobs().get(o.blob()).count());
+    }
+    for (LearnableParams.Param p : params.list()) {
+      max = Math.max(max, net.params().get(p.index()).count());
+    }
+    return max;
+  }
+
   /**
    * The first non-finite output of the last forward pass, named with its layer ("output 'conv1' of
-   * layer 'conv1'"), or null when every output is finite.
+   * layer 'conv1'"), or null when every output is finite; a read a blob.
    */
-  public String firstNonFiniteOutput(FloatNet net) {
+  public String firstNonFiniteOutput(FloatNet net, HostReads reads) {
     for (Output o : outputs) {
-      if (!finite(net.blobs().get(o.blob()))) {
+      if (!finite(reads.asum(net.blobs().get(o.blob())))) {
         String by =
             o.layers().size() == 1
                 ? "layer '" + o.layers().get(0) + "'"
@@ -66,11 +95,14 @@ public final class Divergence {
     return null;
   }
 
-  /** The first layer whose learnable weights are non-finite ("weights of layer 'ip1'"), or null. */
-  public String firstNonFiniteWeights(FloatNet net) {
+  /**
+   * The first layer whose learnable weights are non-finite ("weights of layer 'ip1'"), or null; a
+   * read a blob.
+   */
+  public String firstNonFiniteWeights(FloatNet net, HostReads reads) {
     FloatBlobSharedVector blobs = net.params();
     for (LearnableParams.Param p : params.list()) {
-      if (!finite(blobs.get(p.index()))) {
+      if (!finite(reads.asum(blobs.get(p.index())))) {
         return "weights of layer '" + p.layer() + "'";
       }
     }
@@ -78,12 +110,12 @@ public final class Divergence {
   }
 
   /**
-   * Whether every value of the blob is finite, from the sum of their magnitudes: a NaN or an
+   * Whether every value of a blob is finite, from the sum of their magnitudes ({@code
+   * Blob::asum_data}, BLAS where the data lives: cublas on a GPU, no copy of the blob): a NaN or an
    * infinity makes it non-finite (so does a sum beyond Float.MAX_VALUE, values that have diverged
-   * anyway). Blob::asum_data runs in BLAS where the data lives (cublas on a GPU, no copy to the
-   * host) instead of a Java loop over every value.
+   * anyway).
    */
-  public static boolean finite(FloatBlob b) {
-    return Float.isFinite(b.asum_data());
+  public static boolean finite(float asum) {
+    return Float.isFinite(asum);
   }
 }

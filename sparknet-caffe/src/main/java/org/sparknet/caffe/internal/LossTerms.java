@@ -1,9 +1,7 @@
 package org.sparknet.caffe.internal;
 
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.caffe.FloatBlob;
 import org.bytedeco.caffe.FloatLayer;
 import org.bytedeco.caffe.FloatLayerSharedVector;
 import org.bytedeco.caffe.FloatNet;
@@ -11,10 +9,11 @@ import org.bytedeco.javacpp.IntPointer;
 
 /**
  * A net's loss as Caffe's solver computes it: the sum over every top with a nonzero loss weight of
- * weight times the sum of the blob's values, read back after a step.
+ * weight times the sum of the blob's values, from those values as a {@link StepProbe} reads them
+ * back (the tops' values one after the other, in {@link #blobs()} order).
  */
 public final class LossTerms {
-  private record Term(String blob, float weight) {}
+  private record Term(String blob, float weight, int count) {}
 
   private final List<Term> terms;
 
@@ -32,23 +31,33 @@ public final class LossTerms {
       for (int j = 0; j < nt; j++) {
         float w = layer.loss(j);
         if (w != 0) {
-          out.add(new Term(net.blob_names().get(tops.get(j)).getString(), w));
+          int blob = tops.get(j);
+          out.add(
+              new Term(net.blob_names().get(blob).getString(), w, net.blobs().get(blob).count()));
         }
       }
     }
     return new LossTerms(out);
   }
 
-  /** The loss of the last forward pass of {@code net}. */
-  public double loss(FloatNet net) {
+  /** The loss tops, in the order their values are read. */
+  public List<String> blobs() {
+    return terms.stream().map(Term::blob).toList();
+  }
+
+  /** The number of floats in the loss tops together. */
+  public int valueCount() {
+    return terms.stream().mapToInt(Term::count).sum();
+  }
+
+  /** The loss from the loss tops' values, laid out from {@code values[from]} on. */
+  public double loss(float[] values, int from) {
     double loss = 0;
+    int at = from;
     for (Term t : terms) {
-      FloatBlob b = net.blob_by_name(t.blob());
-      int n = b.count();
-      FloatBuffer d = b.cpu_data().capacity(n).asBuffer();
       double s = 0;
-      for (int i = 0; i < n; i++) {
-        s += d.get(i);
+      for (int i = 0; i < t.count(); i++) {
+        s += values[at++];
       }
       loss += t.weight() * s;
     }
