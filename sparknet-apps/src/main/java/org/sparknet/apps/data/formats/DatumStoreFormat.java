@@ -131,51 +131,51 @@ abstract class DatumStoreFormat implements DataFormat, Serializable {
                     (k, v, n) -> example(k, v, name, expected, scale, mean, n));
               });
     }
+  }
 
-    /**
-     * {@code ranges} (in key order) dealt into at most {@code n} runs of consecutive ranges, as
-     * even in length as they divide.
-     */
-    static List<List<KeyRange>> groups(List<KeyRange> ranges, int n) {
-      int g = Math.min(n, ranges.size());
-      List<List<KeyRange>> out = new ArrayList<>(g);
-      for (int i = 0; i < g; i++) {
-        int from = (int) ((long) ranges.size() * i / g);
-        int to = (int) ((long) ranges.size() * (i + 1) / g);
-        out.add(List.copyOf(ranges.subList(from, to)));
-      }
-      return out;
+  /**
+   * {@code ranges} (in key order) dealt into at most {@code n} runs of consecutive ranges, as even
+   * in length as they divide.
+   */
+  static List<List<KeyRange>> groups(List<KeyRange> ranges, int n) {
+    int g = Math.min(n, ranges.size());
+    List<List<KeyRange>> out = new ArrayList<>(g);
+    for (int i = 0; i < g; i++) {
+      int from = (int) ((long) ranges.size() * i / g);
+      int to = (int) ((long) ranges.size() * (i + 1) / g);
+      out.add(List.copyOf(ranges.subList(from, to)));
     }
+    return out;
+  }
 
-    private static Example example(
-        byte[] key,
-        byte[] value,
-        String what,
-        DatumShape expected,
-        float scale,
-        ImageTransform mean,
-        long index) {
-      String where = what + ", record " + KeyRange.show(key);
-      Datum d = Datum.parse(value, where);
-      DatumShape s = d.shape(where);
-      if (!s.equals(expected)) {
-        throw new IllegalArgumentException(
-            where
-                + " is "
-                + s
-                + " but the first record is "
-                + expected
-                + "; a net's input has one shape, so every record must have it (resize them"
-                + " with convert_imageset --resize_height/--resize_width)");
-      }
-      float[] chw = d.toChw(where);
-      if (scale != 1f) {
-        for (int i = 0; i < chw.length; i++) {
-          chw[i] *= scale;
-        }
-      }
-      chw = mean.apply(chw, s.channels(), s.height(), s.width(), index);
-      return new Example(chw, d.label());
+  private static Example example(
+      byte[] key,
+      byte[] value,
+      String what,
+      DatumShape expected,
+      float scale,
+      ImageTransform mean,
+      long index) {
+    String where = what + ", record " + KeyRange.show(key);
+    Datum d = Datum.parse(value, where);
+    DatumShape s = d.shape(where);
+    if (!s.equals(expected)) {
+      throw new IllegalArgumentException(
+          where
+              + " is "
+              + s
+              + " but the first record is "
+              + expected
+              + "; a net's input has one shape, so every record must have it (resize them"
+              + " with convert_imageset --resize_height/--resize_width)");
     }
+    float[] chw = d.toChw(where);
+    if (scale != 1f) {
+      for (int i = 0; i < chw.length; i++) {
+        chw[i] *= scale;
+      }
+    }
+    chw = mean.apply(chw, s.channels(), s.height(), s.width(), index);
+    return new Example(chw, d.label());
   }
 }
