@@ -16,8 +16,9 @@ import org.sparknet.apps.testing.PythonScript;
  * 3x64x64 bytes (a 557 MB data.mdb, written by python3-lmdb) named by the net's own Data layer, a
  * driver of 512 MB (the least heap Spark's driver accepts), two workers whose executors read and
  * cache their own key ranges. The driver reads the LMDB's meta and branch pages and its first
- * record only. A build whose driver read the records itself (collecting them and parallelizing the
- * list) ended in the driver with "java.lang.OutOfMemoryError: Java heap space".
+ * record only. A build that brought the records to the driver (collecting the read and
+ * parallelizing the list) never got there: each executor ran out of heap sending its share
+ * ("java.lang.OutOfMemoryError: Java heap space", a task failed 4 times), exit 1.
  */
 class LargeLmdbClusterIT {
   private static final int RECORDS = 34_000;

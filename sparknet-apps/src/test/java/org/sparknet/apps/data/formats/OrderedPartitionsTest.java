@@ -14,8 +14,9 @@ import org.sparknet.testing.spark.LocalSpark;
 /**
  * Parquet's examples cut into the workers' partitions keep the files' order: 1,000 examples in 7
  * uneven parent partitions (as Parquet files of different sizes give) become n contiguous runs of
- * nearly equal length. With {@code repartition}, as ParquetFormat had, partition 0 began with
- * example 0 and then held examples from every parent (contiguity failed at its second element).
+ * nearly equal length. With {@code repartition}, as ParquetFormat had, 3, 8 and 12 partitions
+ * failed at partition 0's second example, dealt from another parent ("0 3 3, of 3 partitions ==>
+ * expected: <1> but was: <3>").
  */
 class OrderedPartitionsTest {
   @ParameterizedTest
