@@ -102,6 +102,27 @@ class SparkNetCliTest {
         "sparknet: error: bad", SparkNetCli.describe(new IllegalArgumentException("bad"), false));
   }
 
+  /**
+   * Bad input a task found comes out of Spark's wrapping (a job's SparkException, a Parquet write's
+   * SparkException around another) as its own message, exit 2; an IllegalArgumentException inside
+   * another failure that is not Spark's stays that failure. A build without taskCause printed
+   * "sparknet: training failed: org.apache.spark.SparkException: Job aborted; caused by ..." and
+   * exited 1 for predict's Parquet write (BadInputTaskFailureIT).
+   */
+  @Test
+  void aTasksBadInputIsUnwrappedFromSparksException() {
+    IllegalArgumentException bad = new IllegalArgumentException("example 0 has 784 floats");
+    Exception job =
+        new org.apache.spark.SparkException(
+            "Task write failed", new org.apache.spark.SparkException("Job aborted", bad));
+    assertEquals(bad, SparkNetCli.taskCause(job));
+    assertEquals(
+        "sparknet: error: example 0 has 784 floats",
+        SparkNetCli.describe(SparkNetCli.taskCause(job), false));
+    Exception notSpark = new IllegalStateException("round 3", bad);
+    assertEquals(notSpark, SparkNetCli.taskCause(notSpark));
+  }
+
   /** --debug is an option of every command; with it a failure prints its stack trace. */
   @Test
   void debugPrintsTheStackTraceOnEveryCommand() {
@@ -114,7 +135,7 @@ class SparkNetCliTest {
     assertTrue(!text(err).contains("\tat org.sparknet"), text(err));
     err.reset();
     assertEquals(2, SparkNetCli.run("demo", "--tau", "0", "--debug"));
-    assertTrue(text(err).contains("\tat org.sparknet.apps.cli.DemoCommand.call"), text(err));
+    assertTrue(text(err).contains("\tat org.sparknet.apps.cli.DemoCommand.work"), text(err));
   }
 
   @Test
