@@ -55,7 +55,9 @@ public final class SparkNetCli implements Runnable {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine.getErr().println(describe(taskCause(e), debug));
+          commandLine
+              .getErr()
+              .println(describe(taskCause(e), debug, failed(commandLine.getCommandName())));
           if (debug) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -97,13 +99,19 @@ public final class SparkNetCli implements Runnable {
    * "null"; without {@code --debug} a hint that it prints the stack trace.
    */
   static String describe(Throwable e, boolean debug) {
+    return describe(e, debug, "training failed");
+  }
+
+  /** {@link #describe(Throwable, boolean)} with {@code failed} saying what failed. */
+  static String describe(Throwable e, boolean debug, String failed) {
     if (e instanceof IllegalArgumentException && e.getMessage() != null) {
       return "sparknet: error: " + e.getMessage();
     }
     if (e instanceof TrainingDivergedException && e.getMessage() != null) {
       return "sparknet: training failed: " + e.getMessage();
     }
-    StringBuilder sb = new StringBuilder("sparknet: training failed: ").append(classAndMessage(e));
+    StringBuilder sb =
+        new StringBuilder("sparknet: ").append(failed).append(": ").append(classAndMessage(e));
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -115,6 +123,14 @@ public final class SparkNetCli implements Runnable {
       sb.append(" (--debug prints the stack trace)");
     }
     return sb.toString();
+  }
+
+  /** "training failed" for the commands that train, else "export failed" and the like. */
+  static String failed(String command) {
+    return switch (command) {
+      case "train", "demo", "char-rnn", "autoencoder" -> "training failed";
+      default -> command + " failed";
+    };
   }
 
   private static String classAndMessage(Throwable t) {

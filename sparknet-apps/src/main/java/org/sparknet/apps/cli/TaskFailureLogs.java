@@ -10,21 +10,25 @@ import org.apache.logging.log4j.core.config.Configurator;
 /**
  * Spark's own reports of a failed task, silenced while a command runs without {@code --debug}: the
  * executor logs the task's exception with its stack trace, the task set manager logs it again as a
- * lost task and then that it aborts the job, and the block manager warns that the partition it was
- * caching failed. The CLI reports the same failure as its one line (the task's message, as the
- * trainer unwraps it from the SparkException), so those lines only bury it; {@code --debug} keeps
- * them, with the CLI's own stack trace.
+ * lost task and then that it aborts the job, the block manager warns that the partition it was
+ * caching failed, and a file writer logs that it aborts its job. The CLI reports the same failure
+ * as its one line (the task's message, unwrapped from the SparkException), so those lines only bury
+ * it; {@code --debug} keeps them, with the CLI's own stack trace.
  */
 final class TaskFailureLogs implements AutoCloseable {
   /**
    * The loggers that print a task's failure on the driver's console (in local mode, all): the block
-   * manager, too, warns that a cached partition failed, with the exception's message.
+   * manager, too, warns that a cached partition failed, with the exception's message, and a job
+   * that writes files (Parquet from Spark SQL, an RDD saved through Hadoop) logs that it aborts,
+   * with the whole SparkException.
    */
   static final List<String> LOGGERS =
       List.of(
           "org.apache.spark.executor.Executor",
           "org.apache.spark.scheduler.TaskSetManager",
-          "org.apache.spark.storage.BlockManager");
+          "org.apache.spark.storage.BlockManager",
+          "org.apache.spark.sql.execution.datasources.FileFormatWriter",
+          "org.apache.spark.internal.io.SparkHadoopWriter");
 
   private static volatile boolean quiet;
 

@@ -38,7 +38,11 @@ import org.sparknet.caffe.CaffeNet;
  * (TID 2) (localhost executor driver): java.lang.IllegalArgumentException: ..." with it again,
  * "ERROR TaskSetManager: Task 1 in stage 1.0 failed 1 times; aborting job" and, for Parquet, "WARN
  * BlockManager: Putting block rdd_9_0 failed due to exception ...", all before the right one line
- * ("sparknet: error: Example.features has 784 floats ..." and "... label 12.0 ...").
+ * ("sparknet: error: Example.features has 784 floats ..." and "... label 12.0 ..."). The predict
+ * case, with SparkNetCli.taskCause not unwrapping, exited 1 with "sparknet: training failed:
+ * org.apache.spark.SparkException: Job aborted due to stage failure: ..." after 214 lines, among
+ * them "ERROR FileFormatWriter: Aborting job ..." and its stack trace (which TaskFailureLogs
+ * silences since it was seen there).
  */
 class BadInputTaskFailureIT {
   private static final Pattern SPARK_STACK = Pattern.compile("(?m)^\\s+at org\\.apache\\.spark\\.");

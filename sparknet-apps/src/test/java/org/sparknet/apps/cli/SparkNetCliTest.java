@@ -105,9 +105,12 @@ class SparkNetCliTest {
   /**
    * Bad input a task found comes out of Spark's wrapping (a job's SparkException, a Parquet write's
    * SparkException around another) as its own message, exit 2; an IllegalArgumentException inside
-   * another failure that is not Spark's stays that failure. A build without taskCause printed
-   * "sparknet: training failed: org.apache.spark.SparkException: Job aborted; caused by ..." and
-   * exited 1 for predict's Parquet write (BadInputTaskFailureIT).
+   * another failure that is not Spark's stays that failure. A build without taskCause gave the
+   * SparkException "Task write failed" here, and for predict's Parquet write in
+   * BadInputTaskFailureIT exit 1 with "sparknet: training failed: org.apache.spark.SparkException:
+   * Job aborted due to stage failure: Task 0 in stage 4.0 failed 1 times, ...; caused by
+   * java.lang.IllegalArgumentException: The net's input blob expects 1024 floats per example but
+   * example 0 has 784; ...".
    */
   @Test
   void aTasksBadInputIsUnwrappedFromSparksException() {
@@ -121,6 +124,23 @@ class SparkNetCliTest {
         SparkNetCli.describe(SparkNetCli.taskCause(job), false));
     Exception notSpark = new IllegalStateException("round 3", bad);
     assertEquals(notSpark, SparkNetCli.taskCause(notSpark));
+  }
+
+  /**
+   * An unexpected failure says which command failed: "training failed" for those that train, else
+   * the command. A failed() that said "training failed" whatever the command (as every command did
+   * before) gave "sparknet: training failed: java.lang.IllegalStateException: disk full" for the
+   * export.
+   */
+  @Test
+  void anUnexpectedFailureNamesTheCommand() {
+    Exception e = new IllegalStateException("disk full");
+    assertEquals(
+        "sparknet: export failed: java.lang.IllegalStateException: disk full",
+        SparkNetCli.describe(e, true, SparkNetCli.failed("export")));
+    assertEquals(
+        "sparknet: training failed: java.lang.IllegalStateException: disk full",
+        SparkNetCli.describe(e, true, SparkNetCli.failed("char-rnn")));
   }
 
   /** --debug is an option of every command; with it a failure prints its stack trace. */
