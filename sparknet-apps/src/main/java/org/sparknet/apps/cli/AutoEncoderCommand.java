@@ -3,7 +3,6 @@ package org.sparknet.apps.cli;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -31,7 +30,7 @@ import picocli.CommandLine.Option;
           + " code, and writes OUT/filters.png (the first RBM's filters), OUT/codes.png (codes by"
           + " class) and the RBMs' weights files OUT/rbm-N.weights."
     })
-public final class AutoEncoderCommand implements Callable<Integer> {
+public final class AutoEncoderCommand extends SparkNetCommand {
   @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
   @Option(
@@ -116,8 +115,15 @@ public final class AutoEncoderCommand implements Callable<Integer> {
     return deviceOptions.apply(ae, sparkOptions.master).device();
   }
 
+  private StoragePath outDir;
+
   @Override
-  public Integer call() {
+  void checkOutputs(Outputs outputs) {
+    outDir = outputs.directory("--out", out);
+  }
+
+  @Override
+  int work() {
     sparkOptions.check();
     int workers = sparkOptions.workers("SparkNet deep auto-encoder");
     int[] sizes = new int[layers.length + 1];
@@ -136,7 +142,6 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             finetuneLr,
             seed,
             fineTuningDevice(sizes));
-    StoragePath outDir = TrainCommand.outputOption(out, "--out");
     FashionMnist fashion = fashionMnist.locate();
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
@@ -151,11 +156,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
               + " and "
               + test);
     }
-    try {
-      outDir.mkdirs(); // before Spark starts: an unwritable --out is bad input, found at once
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--out: " + e.getMessage(), e);
-    }
+    outDir.mkdirs();
     PrintStream o = System.out;
     o.printf(
         "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -31,7 +30,7 @@ import picocli.CommandLine.Option;
           + " 10%% of the text, and print text sampled from the trained net. The default corpus is"
           + " the Linux kernel's kernel/*.c (a linux-source-* package, unpacked by bin/setup --tests)."
     })
-public final class CharRnnCommand implements Callable<Integer> {
+public final class CharRnnCommand extends SparkNetCommand {
   @Option(
       names = "--text",
       paramLabel = "DIR|FILE",
@@ -106,7 +105,12 @@ public final class CharRnnCommand implements Callable<Integer> {
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Override
-  public Integer call() {
+  void checkOutputs(Outputs outputs) {
+    run.checkOutputs(outputs);
+  }
+
+  @Override
+  int work() {
     int workers = run.workers("SparkNet char-RNN");
     int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
@@ -117,7 +121,7 @@ public final class CharRnnCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--lr and --temperature must be > 0, --sample >= 0");
     }
     PrintStream out = System.out;
-    StoragePath dir = text != null ? TrainCommand.outputOption(text, "--text") : defaultText();
+    StoragePath dir = text != null ? Outputs.path("--text", text) : defaultText();
     TextCorpus corpus = TextCorpus.scan(dir, ext, maxBytes);
     long split = corpus.size() * 9 / 10;
     out.printf(
@@ -171,7 +175,7 @@ public final class CharRnnCommand implements Callable<Integer> {
   private static StoragePath defaultText() {
     String env = System.getenv("SPARKNET_TEXT_DIR");
     if (env != null && !env.isBlank()) {
-      return TrainCommand.outputOption(env, "$SPARKNET_TEXT_DIR");
+      return Outputs.path("$SPARKNET_TEXT_DIR", env);
     }
     String home = System.getenv("SPARKNET_HOME");
     Path p = Path.of(home != null ? home : ".", ".data", "linux", "kernel");

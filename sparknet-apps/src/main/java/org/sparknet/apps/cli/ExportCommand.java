@@ -2,7 +2,6 @@ package org.sparknet.apps.cli;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataFormats;
@@ -26,7 +25,7 @@ import picocli.CommandLine.Option;
           + " accuracy layers are dropped, and a SoftmaxWithLoss adds a Softmax output 'prob'"
           + " beside the scores. A layer ONNX export does not support is an error naming it."
     })
-public final class ExportCommand implements Callable<Integer> {
+public final class ExportCommand extends SparkNetCommand {
   @Option(
       names = "--net",
       required = true,
@@ -71,14 +70,17 @@ public final class ExportCommand implements Callable<Integer> {
       description = "The format of --sample (default ${DEFAULT-VALUE}; the names --format takes).")
   String sampleFormat;
 
+  private StoragePath out;
+
   @Override
-  public Integer call() throws Exception {
+  void checkOutputs(Outputs outputs) {
+    out = outputs.newFile("--onnx", onnx);
+  }
+
+  @Override
+  int work() throws Exception {
     StoragePath netFile = NetOptions.existing(net, "--net");
     StoragePath weightsFile = NetOptions.existing(weights, "--weights");
-    StoragePath out = TrainCommand.outputOption(onnx, "--onnx");
-    if (out.exists()) {
-      throw new IllegalArgumentException("--onnx " + out + " already exists; choose a new file");
-    }
     if (sample != null && sampleShape != null) {
       throw new IllegalArgumentException("Give --sample or --sample-shape, not both");
     }

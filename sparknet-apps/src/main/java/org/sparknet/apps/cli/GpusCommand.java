@@ -1,6 +1,5 @@
 package org.sparknet.apps.cli;
 
-import java.util.concurrent.Callable;
 import org.sparknet.caffe.GpuReport;
 import picocli.CommandLine.Command;
 
@@ -14,9 +13,12 @@ import picocli.CommandLine.Command;
           + " them, or CUDA 12/13's through SparkNet's forwarding libraries: compat) and every"
           + " GPU with whether Caffe can run on it or why not. Exit 0 when one can, else 2."
     })
-public final class GpusCommand implements Callable<Integer> {
+public final class GpusCommand extends SparkNetCommand {
   @Override
-  public Integer call() {
+  void checkOutputs(Outputs outputs) {}
+
+  @Override
+  int work() {
     GpuReport.lines().forEach(System.out::println);
     return GpuReport.anyUsable() ? SparkNetCli.EXIT_OK : SparkNetCli.EXIT_BAD_INPUT;
   }

@@ -45,6 +45,11 @@ final class LocalRunOptions {
       description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
   String metrics;
 
+  /** Checks {@code --metrics}, when given, as the app starts. */
+  void checkOutputs(Outputs outputs) {
+    outputs.file("--metrics", metrics);
+  }
+
   /** {@code --tau}, else the app's default. */
   int tau(int defaultTau) {
     return tau == null ? defaultTau : tau;
@@ -65,8 +70,7 @@ final class LocalRunOptions {
 
   /**
    * The settings both apps train with, {@code --seed} and {@code --metrics} included; each adds its
-   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once (before the
-   * first step, the trainer checks that it can be written).
+   * own ({@code --metrics} was checked as the app started).
    */
   TrainerConfig.Builder config(NetDefinition def, int workers, int tau, int rounds) {
     TrainerConfig.Builder config =
@@ -75,7 +79,7 @@ final class LocalRunOptions {
       config.optMaxRounds(rounds); // 0: another limit ends the run (a time budget)
     }
     if (metrics != null) {
-      config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
+      config.optMetricsFile(Outputs.path("--metrics", metrics).toString());
     }
     return config;
   }

@@ -1,7 +1,6 @@
 package org.sparknet.apps.cli;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
@@ -22,14 +21,18 @@ import picocli.CommandLine.Mixin;
       "Run the TEST phase of a Caffe net with the given weights over a dataset on Spark and print"
           + " the mean of each scalar output (loss, accuracy)."
     })
-public final class TestCommand implements Callable<Integer> {
+public final class TestCommand extends SparkNetCommand {
   @Mixin InferenceOptions inference = new InferenceOptions();
 
   @ArgGroup(exclusive = false, multiplicity = "1")
   TestData testData = new TestData();
 
+  /** {@code test} prints its results and writes nothing. */
   @Override
-  public Integer call() {
+  void checkOutputs(Outputs outputs) {}
+
+  @Override
+  int work() {
     StoragePath weightsFile = inference.checkForInference();
     DataInput data = testData.open(inference.data);
     InferenceOptions.Setup setup = inference.setup(data);
