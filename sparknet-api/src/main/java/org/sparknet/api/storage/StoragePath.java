@@ -320,7 +320,6 @@ public final class StoragePath implements Serializable {
   public static void checkWritable(FileSystem fs, Path target, boolean directory, String what) {
     FileSystem raw = withoutChecksums(fs);
     Path dir = directory || target.getParent() == null ? target : target.getParent();
-    Path probe = null;
     try {
       if (raw.exists(target) && raw.getFileStatus(target).isDirectory() != directory) {
         throw new IllegalArgumentException(
@@ -334,33 +333,15 @@ public final class StoragePath implements Serializable {
       if (!raw.getFileStatus(dir).isDirectory()) {
         throw new IOException("it is a file, so nothing can be made under it");
       }
-      probe = new Path(dir, "_sparknet-write-check-" + UUID.randomUUID());
+      Path probe = new Path(dir, "_sparknet-write-check-" + UUID.randomUUID());
       try (OutputStream out = raw.create(probe, false)) {
         out.write(0);
       }
       raw.delete(probe, false);
     } catch (IOException e) {
-      String where = dir.equals(target) ? dir.toString() : dir + " to make " + target;
-      String how =
-          e instanceof AccessControlException ? "No permission to write in " : "Cannot write in ";
-      throw new IllegalArgumentException(what + ": " + how + where + ": " + reason(e, probe), e);
+      throw new IllegalArgumentException(
+          what + ": " + problem(dir.toString(), "write in", e).getMessage(), e);
     }
-  }
-
-  /**
-   * The first line of {@code e}'s message without the probe's name, which means nothing to a user:
-   * a local file system says "PROBE (No such file or directory)", and the probe is what failed (the
-   * directory exists, so this is no "does not exist").
-   */
-  private static String reason(IOException e, Path probe) {
-    String m = firstLine(String.valueOf(e.getMessage()));
-    if (probe != null) {
-      m = m.replace(probe.toString(), "").replace(probe.toUri().getPath(), "").strip();
-      if (m.startsWith("(") && m.endsWith(")")) {
-        m = m.substring(1, m.length() - 1);
-      }
-    }
-    return m.isEmpty() ? e.getClass().getSimpleName() : m;
   }
 
   /** Makes this directory and its parents. */

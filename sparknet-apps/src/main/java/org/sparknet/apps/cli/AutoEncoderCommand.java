@@ -3,6 +3,7 @@ package org.sparknet.apps.cli;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
           + " code, and writes OUT/filters.png (the first RBM's filters), OUT/codes.png (codes by"
           + " class) and the RBMs' weights files OUT/rbm-N.weights."
     })
-public final class AutoEncoderCommand extends SparkNetCommand {
+public final class AutoEncoderCommand implements Callable<Integer> {
   @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
   @Option(
@@ -115,15 +116,8 @@ public final class AutoEncoderCommand extends SparkNetCommand {
     return deviceOptions.apply(ae, sparkOptions.master).device();
   }
 
-  private StoragePath outDir;
-
   @Override
-  void checkOutputs(Outputs outputs) {
-    outDir = outputs.directory("--out", out);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     sparkOptions.check();
     int workers = sparkOptions.workers("SparkNet deep auto-encoder");
     int[] sizes = new int[layers.length + 1];
@@ -142,6 +136,7 @@ public final class AutoEncoderCommand extends SparkNetCommand {
             finetuneLr,
             seed,
             fineTuningDevice(sizes));
+    StoragePath outDir = TrainCommand.outputOption(out, "--out");
     FashionMnist fashion = fashionMnist.locate();
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
@@ -156,7 +151,11 @@ public final class AutoEncoderCommand extends SparkNetCommand {
               + " and "
               + test);
     }
-    outDir.mkdirs();
+    try {
+      outDir.mkdirs(); // before Spark starts: an unwritable --out is bad input, found at once
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--out: " + e.getMessage(), e);
+    }
     PrintStream o = System.out;
     o.printf(
         "SparkNet deep auto-encoder %s on %,d Fashion-MNIST training images (%,d held out);"

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
           + " 10%% of the text, and print text sampled from the trained net. The default corpus is"
           + " the Linux kernel's kernel/*.c (a linux-source-* package, unpacked by bin/setup --tests)."
     })
-public final class CharRnnCommand extends SparkNetCommand {
+public final class CharRnnCommand implements Callable<Integer> {
   @Option(
       names = "--text",
       paramLabel = "DIR|FILE",
@@ -105,12 +106,7 @@ public final class CharRnnCommand extends SparkNetCommand {
   @Mixin DeviceOptions deviceOptions = new DeviceOptions();
 
   @Override
-  void checkOutputs(Outputs outputs) {
-    run.checkOutputs(outputs);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     int workers = run.workers("SparkNet char-RNN");
     int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
@@ -121,7 +117,7 @@ public final class CharRnnCommand extends SparkNetCommand {
       throw new IllegalArgumentException("--lr and --temperature must be > 0, --sample >= 0");
     }
     PrintStream out = System.out;
-    StoragePath dir = text != null ? Outputs.path("--text", text) : defaultText();
+    StoragePath dir = text != null ? TrainCommand.outputOption(text, "--text") : defaultText();
     TextCorpus corpus = TextCorpus.scan(dir, ext, maxBytes);
     long split = corpus.size() * 9 / 10;
     out.printf(
@@ -175,7 +171,7 @@ public final class CharRnnCommand extends SparkNetCommand {
   private static StoragePath defaultText() {
     String env = System.getenv("SPARKNET_TEXT_DIR");
     if (env != null && !env.isBlank()) {
-      return Outputs.path("$SPARKNET_TEXT_DIR", env);
+      return TrainCommand.outputOption(env, "$SPARKNET_TEXT_DIR");
     }
     String home = System.getenv("SPARKNET_HOME");
     Path p = Path.of(home != null ? home : ".", ".data", "linux", "kernel");

@@ -3,6 +3,7 @@ package org.sparknet.apps.cli;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -43,7 +44,7 @@ import picocli.CommandLine.Option;
           + " to a URI that is not local it is built in the local temporary directory and copied"
           + " up when finished."
     })
-public final class ConvertCommand extends SparkNetCommand {
+public final class ConvertCommand implements Callable<Integer> {
   @Option(
       names = "--input",
       required = true,
@@ -84,20 +85,20 @@ public final class ConvertCommand extends SparkNetCommand {
 
   @Mixin SparkOptions spark = new SparkOptions();
 
-  private StoragePath out;
-
-  /** Parquet and both databases are directories made by their writers (Spark, the DB writer). */
   @Override
-  void checkOutputs(Outputs outputs) {
-    out = outputs.newDirectory("--output", output, false);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     DataFormat f = data.dataFormat();
     data.check(f);
     spark.check();
+    StoragePath out = TrainCommand.outputOption(output, "--output");
     CaffeDbWriter.Backend backend = backend();
+    if (backend == null) {
+      if (out.exists()) {
+        throw new IllegalArgumentException(
+            "--output " + out + " already exists; choose a new directory");
+      }
+      out.checkWritable(true, "--output");
+    }
     DataSource source =
         f.open(
             new DataRequest(

@@ -157,31 +157,11 @@ final class DataInput {
         new CaffeDataLayers.Overrides(o.crop, o.mirror, o.meanValue, o.batchSize, baseDirs));
   }
 
-  /**
-   * Values as stored, times --scale; a net with Input layers needs --scale given. A --sample-shape
-   * may lay the stored values out anew but not change their number: that is found here, on the
-   * driver, rather than by every task that packs the data.
-   */
+  /** Values as stored, times --scale; a net with Input layers needs --scale given. */
   private Loading rawLoading(NetOptions n) {
-    List<Integer> stored = source.sampleShape(SampleHints.NONE);
-    if (n.sampleShape != null && floats(n.sampleShape) != floats(stored)) {
-      throw new IllegalArgumentException(
-          String.format(
-              "--sample-shape %s is %d floats an example, but %s holds examples of shape %s (%d"
-                  + " floats); give --sample-shape with as many values, or none",
-              n.sampleShape, floats(n.sampleShape), describe(), stored, floats(stored)));
-    }
-    NetDefinition def = n.definition(stored);
+    NetDefinition def = n.definition(source.sampleShape(SampleHints.NONE));
     n.checkRawPixels(def, option);
     return new Loading(def, n.scale(), 0, 0, null);
-  }
-
-  private static long floats(List<Integer> shape) {
-    long n = 1;
-    for (int d : shape) {
-      n *= d;
-    }
-    return n;
   }
 
   /**

@@ -2,6 +2,7 @@ package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Option;
           + " Spark with model averaging, print one line per round and the final test accuracy, and"
           + " write a PNG of the loss and accuracy curves."
     })
-public final class DemoCommand extends SparkNetCommand {
+public final class DemoCommand implements Callable<Integer> {
 
   @Mixin FashionMnistOption fashionMnist = new FashionMnistOption();
 
@@ -74,16 +75,8 @@ public final class DemoCommand extends SparkNetCommand {
 
   @Mixin TimeBudgetOption timeBudget = new TimeBudgetOption();
 
-  private StoragePath plotFile;
-
   @Override
-  void checkOutputs(Outputs outputs) {
-    plotFile = outputs.file("--plot", plot);
-    run.checkOutputs(outputs);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     FashionRecipe chosen = FashionRecipe.named(recipe);
     int workers = run.workers("SparkNet demo");
     int tau = run.tau(chosen.tau());
@@ -106,6 +99,8 @@ public final class DemoCommand extends SparkNetCommand {
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
     FashionMnist dataset = fashionMnist.locate();
+    StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
+    plotFile.checkWritable(false, "--plot");
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
     String sparkMaster = run.sparkMaster(workers);

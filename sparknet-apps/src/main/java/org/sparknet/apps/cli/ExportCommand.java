@@ -2,6 +2,7 @@ package org.sparknet.apps.cli;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.data.DataFormats;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
           + " accuracy layers are dropped, and a SoftmaxWithLoss adds a Softmax output 'prob'"
           + " beside the scores. A layer ONNX export does not support is an error naming it."
     })
-public final class ExportCommand extends SparkNetCommand {
+public final class ExportCommand implements Callable<Integer> {
   @Option(
       names = "--net",
       required = true,
@@ -70,17 +71,14 @@ public final class ExportCommand extends SparkNetCommand {
       description = "The format of --sample (default ${DEFAULT-VALUE}; the names --format takes).")
   String sampleFormat;
 
-  private StoragePath out;
-
   @Override
-  void checkOutputs(Outputs outputs) {
-    out = outputs.newFile("--onnx", onnx);
-  }
-
-  @Override
-  int work() throws Exception {
+  public Integer call() throws Exception {
     StoragePath netFile = NetOptions.existing(net, "--net");
     StoragePath weightsFile = NetOptions.existing(weights, "--weights");
+    StoragePath out = TrainCommand.outputOption(onnx, "--onnx");
+    if (out.exists()) {
+      throw new IllegalArgumentException("--onnx " + out + " already exists; choose a new file");
+    }
     if (sample != null && sampleShape != null) {
       throw new IllegalArgumentException("Give --sample or --sample-shape, not both");
     }

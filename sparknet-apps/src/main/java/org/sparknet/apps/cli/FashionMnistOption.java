@@ -16,6 +16,6 @@ final class FashionMnistOption {
 
   /** The dataset in {@code --data}, else in the default place; the error names what is missing. */
   FashionMnist locate() {
-    return FashionMnist.locateAt(dir == null ? null : Outputs.path("--data", dir));
+    return FashionMnist.locateAt(dir == null ? null : TrainCommand.outputOption(dir, "--data"));
   }
 }

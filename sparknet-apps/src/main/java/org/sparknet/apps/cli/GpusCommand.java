@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import java.util.concurrent.Callable;
 import org.sparknet.caffe.GpuReport;
 import picocli.CommandLine.Command;
 
@@ -13,12 +14,9 @@ import picocli.CommandLine.Command;
           + " them, or CUDA 12/13's through SparkNet's forwarding libraries: compat) and every"
           + " GPU with whether Caffe can run on it or why not. Exit 0 when one can, else 2."
     })
-public final class GpusCommand extends SparkNetCommand {
+public final class GpusCommand implements Callable<Integer> {
   @Override
-  void checkOutputs(Outputs outputs) {}
-
-  @Override
-  int work() {
+  public Integer call() {
     GpuReport.lines().forEach(System.out::println);
     return GpuReport.anyUsable() ? SparkNetCli.EXIT_OK : SparkNetCli.EXIT_BAD_INPUT;
   }

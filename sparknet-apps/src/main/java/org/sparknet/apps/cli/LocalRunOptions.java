@@ -45,11 +45,6 @@ final class LocalRunOptions {
       description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
   String metrics;
 
-  /** Checks {@code --metrics}, when given, as the app starts. */
-  void checkOutputs(Outputs outputs) {
-    outputs.file("--metrics", metrics);
-  }
-
   /** {@code --tau}, else the app's default. */
   int tau(int defaultTau) {
     return tau == null ? defaultTau : tau;
@@ -70,7 +65,8 @@ final class LocalRunOptions {
 
   /**
    * The settings both apps train with, {@code --seed} and {@code --metrics} included; each adds its
-   * own ({@code --metrics} was checked as the app started).
+   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once (before the
+   * first step, the trainer checks that it can be written).
    */
   TrainerConfig.Builder config(NetDefinition def, int workers, int tau, int rounds) {
     TrainerConfig.Builder config =
@@ -79,7 +75,7 @@ final class LocalRunOptions {
       config.optMaxRounds(rounds); // 0: another limit ends the run (a time budget)
     }
     if (metrics != null) {
-      config.optMetricsFile(Outputs.path("--metrics", metrics).toString());
+      config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
     }
     return config;
   }

@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
           + " columns index, label (null without labels), prediction (argmax of the blob) and the"
           + " blob as array<float>."
     })
-public final class PredictCommand extends SparkNetCommand {
+public final class PredictCommand implements Callable<Integer> {
   @Option(
       names = "--input",
       required = true,
@@ -53,18 +54,16 @@ public final class PredictCommand extends SparkNetCommand {
 
   @Mixin InferenceOptions inference = new InferenceOptions();
 
-  private StoragePath out;
-
   @Override
-  void checkOutputs(Outputs outputs) {
-    out = outputs.newDirectory("--output", output, true);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     StoragePath weightsFile = inference.checkForInference();
     DataInput data =
         DataInput.open(inference.data, input, "--input", inputLabels, "--input-labels", false);
+    StoragePath out = TrainCommand.outputOption(output, "--output");
+    if (out.exists() && !(out.isDirectory() && out.list().isEmpty())) {
+      throw new IllegalArgumentException(
+          "--output " + out + " already exists; choose a new directory");
+    }
     InferenceOptions.Setup setup = inference.setup(data);
     NetDefinition def = setup.def();
     String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);

@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -24,7 +25,7 @@ import picocli.CommandLine.Parameters;
       "Other arguments go to jshell as they are (`jshell --help` lists them); the session ends with"
           + " /exit. SPARKNET_CLASSPATH adds jars to the class path, colon-separated."
     })
-public final class ShellCommand extends SparkNetCommand {
+public final class ShellCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "FILE.jsh",
@@ -34,10 +35,7 @@ public final class ShellCommand extends SparkNetCommand {
   String file;
 
   @Override
-  void checkOutputs(Outputs outputs) {}
-
-  @Override
-  int work() {
+  public Integer call() {
     throw new IllegalArgumentException(
         "shell runs through bin/sparknet shell (it starts jshell with this jar, Spark's jars and"
             + " their JVM flags); under spark-submit, spark-shell --jars with this jar is the shell");

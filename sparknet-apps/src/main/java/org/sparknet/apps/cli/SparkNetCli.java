@@ -1,6 +1,5 @@
 package org.sparknet.apps.cli;
 
-import org.apache.spark.SparkException;
 import org.sparknet.api.train.TrainingDivergedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,16 +47,11 @@ public final class SparkNetCli implements Runnable {
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new SparkNetCli());
     cli.setExitCodeExceptionMapper(
-        e ->
-            taskCause(e) instanceof IllegalArgumentException
-                ? EXIT_BAD_INPUT
-                : EXIT_TRAINING_FAILED);
+        e -> e instanceof IllegalArgumentException ? EXIT_BAD_INPUT : EXIT_TRAINING_FAILED);
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine
-              .getErr()
-              .println(describe(taskCause(e), debug, failed(commandLine.getCommandName())));
+          commandLine.getErr().println(describe(e, debug));
           if (debug) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -72,25 +66,7 @@ public final class SparkNetCli implements Runnable {
               .println("Try '" + e.getCommandLine().getCommandName() + " --help'.");
           return EXIT_BAD_INPUT;
         });
-    try (TaskFailureLogs logs = TaskFailureLogs.quietUnless(debug)) {
-      return cli.execute(args);
-    }
-  }
-
-  /**
-   * {@code e}, or the bad input a Spark task found inside it: a job Spark aborted wraps the task's
-   * {@link IllegalArgumentException} in a {@link SparkException} (a Parquet write in one more), and
-   * that reads as the task's own message, exit 2, as the trainer's own jobs report it already.
-   */
-  static Throwable taskCause(Throwable e) {
-    boolean inSpark = false;
-    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      inSpark |= c instanceof SparkException;
-      if (inSpark && c instanceof IllegalArgumentException) {
-        return c;
-      }
-    }
-    return e;
+    return cli.execute(args);
   }
 
   /**
@@ -99,19 +75,13 @@ public final class SparkNetCli implements Runnable {
    * "null"; without {@code --debug} a hint that it prints the stack trace.
    */
   static String describe(Throwable e, boolean debug) {
-    return describe(e, debug, "training failed");
-  }
-
-  /** {@link #describe(Throwable, boolean)} with {@code failed} saying what failed. */
-  static String describe(Throwable e, boolean debug, String failed) {
     if (e instanceof IllegalArgumentException && e.getMessage() != null) {
       return "sparknet: error: " + e.getMessage();
     }
     if (e instanceof TrainingDivergedException && e.getMessage() != null) {
       return "sparknet: training failed: " + e.getMessage();
     }
-    StringBuilder sb =
-        new StringBuilder("sparknet: ").append(failed).append(": ").append(classAndMessage(e));
+    StringBuilder sb = new StringBuilder("sparknet: training failed: ").append(classAndMessage(e));
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -123,14 +93,6 @@ public final class SparkNetCli implements Runnable {
       sb.append(" (--debug prints the stack trace)");
     }
     return sb.toString();
-  }
-
-  /** "training failed" for the commands that train, else "export failed" and the like. */
-  static String failed(String command) {
-    return switch (command) {
-      case "train", "demo", "char-rnn", "autoencoder" -> "training failed";
-      default -> command + " failed";
-    };
   }
 
   private static String classAndMessage(Throwable t) {

@@ -11,7 +11,7 @@ final class SparkSessions {
   private SparkSessions() {}
 
   static SparkSession local(String master, String appName) {
-    return quieted(builder(appName).master(master).getOrCreate());
+    return builder(appName).master(master).getOrCreate();
   }
 
   /**
@@ -37,13 +37,7 @@ final class SparkSessions {
     } else if (System.getProperty("spark.master") == null) {
       b.master("local[" + localThreads + "]");
     }
-    return quieted(b.getOrCreate());
-  }
-
-  /** {@code spark}, with Spark's task-failure logs silenced again if the CLI silenced them. */
-  private static SparkSession quieted(SparkSession spark) {
-    TaskFailureLogs.reapply();
-    return spark;
+    return b.getOrCreate();
   }
 
   private static SparkSession.Builder builder(String appName) {

@@ -1,6 +1,7 @@
 package org.sparknet.apps.cli;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
@@ -21,18 +22,14 @@ import picocli.CommandLine.Mixin;
       "Run the TEST phase of a Caffe net with the given weights over a dataset on Spark and print"
           + " the mean of each scalar output (loss, accuracy)."
     })
-public final class TestCommand extends SparkNetCommand {
+public final class TestCommand implements Callable<Integer> {
   @Mixin InferenceOptions inference = new InferenceOptions();
 
   @ArgGroup(exclusive = false, multiplicity = "1")
   TestData testData = new TestData();
 
-  /** {@code test} prints its results and writes nothing. */
   @Override
-  void checkOutputs(Outputs outputs) {}
-
-  @Override
-  int work() {
+  public Integer call() {
     StoragePath weightsFile = inference.checkForInference();
     DataInput data = testData.open(inference.data);
     InferenceOptions.Setup setup = inference.setup(data);

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Option;
           + " per worker); a flag wins over the file. SIGINT or SIGTERM stops after the current"
           + " round and writes a snapshot first."
     })
-public final class TrainCommand extends SparkNetCommand {
+public final class TrainCommand implements Callable<Integer> {
   @Mixin NetOptions netOptions = new NetOptions();
 
   @Option(
@@ -164,35 +165,8 @@ public final class TrainCommand extends SparkNetCommand {
   /** Reads the options above; holds no state of its own. */
   private final TrainerSetup setup = new TrainerSetup(this);
 
-  /**
-   * The places the run writes, checked as it starts; the weights file is found in {@link #work}.
-   */
-  private RunFiles files;
-
-  /**
-   * The places the options name: output, metrics, plot and checkpoint. Nothing is made here: the
-   * output directory is made once Spark is about to start. (The snapshot prefix, which a stop by
-   * signal writes to even without a snapshot interval, is checked as soon as the solver is read.)
-   */
   @Override
-  void checkOutputs(Outputs outputs) {
-    StoragePath outputDir = outputs.directory("--output", output);
-    StoragePath finalModel = outputDir.resolve("final.caffemodel");
-    if (finalModel.exists()) {
-      throw new IllegalArgumentException(
-          finalModel + " already exists; choose another --output or remove it");
-    }
-    StoragePath metricsFile =
-        metrics != null
-            ? outputs.file("--metrics", metrics)
-            : outputs.file("--output's metrics.jsonl", outputDir.resolve("metrics.jsonl"));
-    StoragePath plotFile = outputs.file("--plot", plot);
-    outputs.directory("--checkpoint", checkpoint);
-    files = new RunFiles(null, outputDir, metricsFile, plotFile);
-  }
-
-  @Override
-  int work() {
+  public Integer call() {
     // Everything that can be checked before Spark starts is checked here (exit 2).
     dataOptions.dataFormat(); // a bad name fails first, naming the accepted ones
     checkNumbers();
@@ -220,18 +194,13 @@ public final class TrainCommand extends SparkNetCommand {
       throw new IllegalArgumentException("train needs --solver FILE");
     }
     DataInput.Loading loading = trainSet.setup(netOptions, dataOptions);
+    StoragePath outputDir = outputOption(output, "--output");
     SolverSettings settings =
         SolverSettings.of(
             loading.def().solverText(),
             StoragePath.of(netOptions.solver).name(),
             solverFlags.flags(),
-            files.output());
-    // The solver's snapshot_prefix or --snapshot-prefix, resolved against --output: known once
-    // the solver is read, and checked then, still before Spark starts.
-    new Outputs()
-        .file(
-            "The snapshot prefix (" + settings.snapshotPrefix().source() + ")",
-            settings.snapshotFile(0, ".caffemodel"));
+            outputDir);
     if (rounds == null && settings.maxIter().value() == 0 && !timeBudget.given()) {
       throw new IllegalArgumentException(
           "train needs --rounds N, --max-iter STEPS, --time-budget DURATION or a max_iter in the"
@@ -239,18 +208,56 @@ public final class TrainCommand extends SparkNetCommand {
               + netOptions.solver);
     }
     NetDefinition def = deviceOptions.apply(settings.apply(loading.def()), sparkOptions.master);
-    RunFiles runFiles = new RunFiles(weightsFile, files.output(), files.metrics(), files.plot());
+    StoragePath finalModel = outputDir.resolve("final.caffemodel");
+    if (finalModel.exists()) {
+      throw new IllegalArgumentException(
+          finalModel + " already exists; choose another --output or remove it");
+    }
+    StoragePath metricsFile =
+        metrics != null ? outputOption(metrics, "--metrics") : outputDir.resolve("metrics.jsonl");
+    StoragePath plotFile = plot == null ? null : outputOption(plot, "--plot");
+    checkWritable(new RunFiles(weightsFile, outputDir, metricsFile, plotFile), settings);
     int slots =
         sparkOptions.workers != null
             ? sparkOptions.workers
             : TaskSlots.local(sparkOptions.master, groupSize);
     // The config's own checks before Spark starts; a cluster's slots are known only after.
-    setup.config(def, avg, settings, runFiles.metrics(), Math.max(1, slots));
-    runFiles.output().mkdirs();
+    setup.config(def, avg, settings, metricsFile, Math.max(1, slots));
     try (StopSignals signals = StopSignals.install()) {
       return run(
-          new Plan(def, avg, settings, runFiles, trainSet, testSets, loading), slots, signals);
+          new Plan(
+              def,
+              avg,
+              settings,
+              new RunFiles(weightsFile, outputDir, metricsFile, plotFile),
+              trainSet,
+              testSets,
+              loading),
+          slots,
+          signals);
     }
+  }
+
+  /**
+   * Every place the run writes, checked before Spark starts (a probe file written and removed where
+   * it will write), so that nothing trains before they pass: output, metrics, plot, checkpoint and
+   * the snapshot prefix, which a stop by signal writes to even without a snapshot interval.
+   */
+  private void checkWritable(RunFiles files, SolverSettings settings) {
+    files.output().checkWritable(true, "--output");
+    files.output().mkdirs();
+    files
+        .metrics()
+        .checkWritable(false, metrics != null ? "--metrics" : "--output's metrics.jsonl");
+    if (files.plot() != null) {
+      files.plot().checkWritable(false, "--plot");
+    }
+    if (checkpoint != null) {
+      outputOption(checkpoint, "--checkpoint").checkWritable(true, "--checkpoint");
+    }
+    settings
+        .snapshotFile(0, ".caffemodel")
+        .checkWritable(false, "The snapshot prefix (" + settings.snapshotPrefix().source() + ")");
   }
 
   /** The run's files, each checked and qualified before Spark starts; weights and plot optional. */
@@ -395,6 +402,15 @@ public final class TrainCommand extends SparkNetCommand {
       counts.add(d.describeCount());
     }
     return String.join(" + ", counts);
+  }
+
+  /** An output path given as {@code option}, named in the message when it cannot be used. */
+  static StoragePath outputOption(String uri, String option) {
+    try {
+      return StoragePath.of(uri);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
   }
 
   static String format(Map<String, Float> metrics) {

@@ -57,7 +57,7 @@ final class TrainerSetup {
     cmd.tauOptions.apply(config, cmd.tau.steps, cmd.tau.seconds);
     config.optCompress(cmd.compressOption.compression());
     if (cmd.checkpoint != null) {
-      config.optCheckpointDir(Outputs.path("--checkpoint", cmd.checkpoint).toString());
+      config.optCheckpointDir(TrainCommand.outputOption(cmd.checkpoint, "--checkpoint").toString());
     }
     if (cmd.deterministic) {
       checkDeterministic();

@@ -37,8 +37,7 @@ import org.sparknet.caffe.CaffeNet;
  * 2 with one line that names the culprit, the JVM survives (no hs_err_pid file, Caffe never saw the
  * bad input), and an existing output directory and checkpoint directory are left byte for byte as
  * they were. Most cases are caught before Spark starts; those that need the data or the net (label
- * range, too little data, a foreign checkpoint) run on local[2]. BadInputOutputsCliIT adds a place
- * each command cannot write, BadInputTaskFailureIT what the console shows when a task finds it.
+ * range, input shape, too little data, a foreign checkpoint) run on local[2].
  */
 class BadInputCliIT {
   @TempDir static Path tmp;
@@ -293,13 +292,6 @@ class BadInputCliIT {
             ".caffemodel of another net (test)",
             f -> f.test(f.otherNetModel().toString()),
             "conv1"),
-        // The IDX header gives the stored size, so this is found on the driver. A build without
-        // that check found it in the tasks that pack the data (the same message from the task).
-        row(
-            "input shape does not match the data",
-            f -> f.train("--sample-shape", "1,32,32"),
-            "784",
-            "1024"),
         // ---- found once Spark reads the data or the trainer opens the checkpoint (local[2])
         row(
             "checkpoint directory of another net",
@@ -309,6 +301,11 @@ class BadInputCliIT {
             "label out of range",
             f -> f.trainWith("--train", idx(f, "twelve-images-idx3-ubyte", 128, 128, true, 12)),
             "label 12"),
+        row(
+            "input shape does not match the data",
+            f -> f.train("--sample-shape", "1,32,32"),
+            "784",
+            "1024"),
         row(
             "batch larger than the data",
             f -> f.trainWith("--train", idx(f, "ten-images-idx3-ubyte", 10, 10, true)),

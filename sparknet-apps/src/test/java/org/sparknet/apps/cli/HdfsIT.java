@@ -38,9 +38,8 @@ import org.sparknet.apps.testing.Pngs;
  * checkpoints there, a second run resumes from that checkpoint and ends bit for bit where an
  * uninterrupted run ends; {@code test} and {@code predict} read the {@code .caffemodel} that {@code
  * train} wrote to HDFS; an image folder on HDFS trains; a missing file, a directory without
- * permission and a truncated IDX file each exit 2 naming the URI and leave no output behind, as do
- * outputs in a directory without permission, before any work; {@code autoencoder} and {@code
- * char-rnn} read their inputs from HDFS and write their outputs there.
+ * permission and a truncated IDX file each exit 2 naming the URI and leave no output behind; {@code
+ * autoencoder} and {@code char-rnn} read their inputs from HDFS and write their outputs there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -353,74 +352,6 @@ class HdfsIT {
             .toList();
     assertEquals(2, lines.size(), lines.toString());
     assertTrue(lines.get(1).contains("\"round\":2"), lines.get(1));
-  }
-
-  /**
-   * Outputs in an HDFS directory of another user with mode 700: each command exits 2 naming the
-   * option, the URI and "No permission" before it reads its inputs (the weights given are the
-   * solver, which no command gets as far as reading), and leaves nothing there. A broken build
-   * whose output checks did not probe (Outputs without checkWritable) gave, for export, "sparknet:
-   * error: No permission to look at hdfs://127.0.0.1:PORT/closed/model.onnx: Permission denied:
-   * user=alice, access=EXECUTE, ..." from its exists check: exit 2, but the option not named.
-   */
-  @Test
-  @Order(7)
-  void anOutputWithoutPermissionIsExit2BeforeAnyWork() throws Exception {
-    org.apache.hadoop.fs.Path closed = new org.apache.hadoop.fs.Path("/closed");
-    fs.mkdirs(closed);
-    fs.setOwner(closed, "bob", "bob");
-    fs.setPermission(closed, new FsPermission((short) 0700));
-    String solver = uri("/caffe/lenet_solver.prototxt");
-    String[][] commands = {
-      {
-        "--onnx",
-        "export",
-        "--net",
-        uri("/caffe/examples/mnist/lenet_train_test.prototxt"),
-        "--weights",
-        solver,
-        "--onnx",
-        uri("/closed/model.onnx")
-      },
-      {
-        "--output",
-        "predict",
-        "--solver",
-        solver,
-        "--weights",
-        solver,
-        "--input",
-        uri("/data/t10k-images-idx3-ubyte"),
-        "--output",
-        uri("/closed/predictions")
-      },
-      {
-        "--output",
-        "train",
-        "--solver",
-        solver,
-        "--train",
-        uri("/data/train-images-idx3-ubyte"),
-        "--tau",
-        "1",
-        "--rounds",
-        "1",
-        "--output",
-        uri("/closed/run")
-      }
-    };
-    for (String[] c : commands) {
-      String[] args = Arrays.copyOfRange(c, 1, c.length);
-      Result r =
-          UserGroupInformation.createRemoteUser("alice")
-              .doAs((PrivilegedExceptionAction<Result>) () -> CliFixtures.run(args));
-      assertEquals(2, r.exit(), r.toString());
-      String err = r.err().strip();
-      assertTrue(err.startsWith("sparknet: error: " + c[0] + ": No permission"), r.toString());
-      assertTrue(err.contains(args[args.length - 1]), err); // the URI
-      assertEquals("", r.out(), r.toString());
-    }
-    assertEquals(0, fs.listStatus(closed).length, "left in /closed");
   }
 
   private void assertNoTemporaryFiles(String dir) throws Exception {

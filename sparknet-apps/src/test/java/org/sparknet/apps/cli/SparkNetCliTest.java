@@ -102,47 +102,6 @@ class SparkNetCliTest {
         "sparknet: error: bad", SparkNetCli.describe(new IllegalArgumentException("bad"), false));
   }
 
-  /**
-   * Bad input a task found comes out of Spark's wrapping (a job's SparkException, a Parquet write's
-   * SparkException around another) as its own message, exit 2; an IllegalArgumentException inside
-   * another failure that is not Spark's stays that failure. A build without taskCause gave the
-   * SparkException "Task write failed" here, and for predict's Parquet write in
-   * BadInputTaskFailureIT exit 1 with "sparknet: training failed: org.apache.spark.SparkException:
-   * Job aborted due to stage failure: Task 0 in stage 4.0 failed 1 times, ...; caused by
-   * java.lang.IllegalArgumentException: The net's input blob expects 1024 floats per example but
-   * example 0 has 784; ...".
-   */
-  @Test
-  void aTasksBadInputIsUnwrappedFromSparksException() {
-    IllegalArgumentException bad = new IllegalArgumentException("example 0 has 784 floats");
-    Exception job =
-        new org.apache.spark.SparkException(
-            "Task write failed", new org.apache.spark.SparkException("Job aborted", bad));
-    assertEquals(bad, SparkNetCli.taskCause(job));
-    assertEquals(
-        "sparknet: error: example 0 has 784 floats",
-        SparkNetCli.describe(SparkNetCli.taskCause(job), false));
-    Exception notSpark = new IllegalStateException("round 3", bad);
-    assertEquals(notSpark, SparkNetCli.taskCause(notSpark));
-  }
-
-  /**
-   * An unexpected failure says which command failed: "training failed" for those that train, else
-   * the command. A failed() that said "training failed" whatever the command (as every command did
-   * before) gave "sparknet: training failed: java.lang.IllegalStateException: disk full" for the
-   * export.
-   */
-  @Test
-  void anUnexpectedFailureNamesTheCommand() {
-    Exception e = new IllegalStateException("disk full");
-    assertEquals(
-        "sparknet: export failed: java.lang.IllegalStateException: disk full",
-        SparkNetCli.describe(e, true, SparkNetCli.failed("export")));
-    assertEquals(
-        "sparknet: training failed: java.lang.IllegalStateException: disk full",
-        SparkNetCli.describe(e, true, SparkNetCli.failed("char-rnn")));
-  }
-
   /** --debug is an option of every command; with it a failure prints its stack trace. */
   @Test
   void debugPrintsTheStackTraceOnEveryCommand() {
@@ -155,7 +114,7 @@ class SparkNetCliTest {
     assertTrue(!text(err).contains("\tat org.sparknet"), text(err));
     err.reset();
     assertEquals(2, SparkNetCli.run("demo", "--tau", "0", "--debug"));
-    assertTrue(text(err).contains("\tat org.sparknet.apps.cli.DemoCommand.work"), text(err));
+    assertTrue(text(err).contains("\tat org.sparknet.apps.cli.DemoCommand.call"), text(err));
   }
 
   @Test
