@@ -15,7 +15,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The import statements of Java sources, as a graph between their files and between their packages.
@@ -56,17 +55,9 @@ final class SourceImports {
   /** The graph of every module's {@code src/main/java} under {@code root}. */
   static SourceImports ofMainSources(Path root) {
     Map<Path, String> sources = new HashMap<>();
-    try (Stream<Path> modules = Files.list(root)) {
-      for (Path m :
-          modules.filter(p -> p.getFileName().toString().startsWith("sparknet-")).toList()) {
-        Path src = m.resolve("src/main/java");
-        if (Files.isDirectory(src)) {
-          try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : s.filter(p -> p.toString().endsWith(".java")).toList()) {
-              sources.put(p, Files.readString(p));
-            }
-          }
-        }
+    try {
+      for (Path p : SourceSizeTest.mainSources(root)) {
+        sources.put(p, Files.readString(p));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

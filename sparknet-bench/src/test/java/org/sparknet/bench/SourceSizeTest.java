@@ -67,7 +67,11 @@ class SourceSizeTest {
   }
 
   private static List<Path> mainSources() throws IOException {
-    Path root = Path.of("").toAbsolutePath().getParent();
+    return mainSources(Path.of("").toAbsolutePath().getParent());
+  }
+
+  /** Every module's {@code src/main/java} files under {@code root}, the repository. */
+  static List<Path> mainSources(Path root) throws IOException {
     List<Path> files = new ArrayList<>();
     try (Stream<Path> modules = Files.list(root)) {
       for (Path m :
