@@ -2,12 +2,11 @@ package org.sparknet.api.model;
 
 import java.io.Serializable;
 import java.util.Objects;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.device.TaskDevices;
+import org.sparknet.api.storage.StorageSettings;
 
 /**
  * A net: its definition and its weights, together. What training gives ({@code
@@ -117,16 +116,7 @@ public final class Model implements Serializable {
   }
 
   private static ModelStore store() {
-    return new ModelStore(hadoopConf());
-  }
-
-  /** The active Spark session's Hadoop settings when there is one, else Hadoop's defaults. */
-  private static Configuration hadoopConf() {
-    scala.Option<SparkSession> s = SparkSession.getActiveSession();
-    if (s.isEmpty()) {
-      s = SparkSession.getDefaultSession();
-    }
-    return s.isDefined() ? s.get().sparkContext().hadoopConfiguration() : new Configuration();
+    return new ModelStore(StorageSettings.current().conf());
   }
 
   @Override

@@ -6,6 +6,7 @@ import org.apache.spark.ml.util.Identifiable;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.model.ModelStore;
+import org.sparknet.api.storage.StorageSettings;
 
 /** Models made from a net definition and a trained weights file, for inference only. */
 final class CaffeZoo {
@@ -33,7 +34,7 @@ final class CaffeZoo {
    */
   static TrainedNet trained(NetDefinition definition, String weightsUri) {
     return new TrainedNet(
-        new ModelStore(DefinitionFiles.hadoopConf())
+        new ModelStore(StorageSettings.current().conf())
             .readWeights(TaskDevices.forDriver(definition), weightsUri),
         List.of());
   }

@@ -1,7 +1,5 @@
 package org.sparknet.api.spark;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.storage.SolverFiles;
 import org.sparknet.api.storage.StoragePath;
 
@@ -29,14 +27,5 @@ final class DefinitionFiles {
   /** The UTF-8 text of {@code uri}. */
   static String text(String uri, String what) {
     return SolverFiles.text(StoragePath.of(uri), what);
-  }
-
-  /** The active Spark session's Hadoop settings (for hdfs: and s3a: URIs), else the defaults. */
-  static Configuration hadoopConf() {
-    scala.Option<SparkSession> s = SparkSession.getActiveSession();
-    if (s.isEmpty()) {
-      s = SparkSession.getDefaultSession();
-    }
-    return s.isDefined() ? s.get().sparkContext().hadoopConfiguration() : new Configuration();
   }
 }
