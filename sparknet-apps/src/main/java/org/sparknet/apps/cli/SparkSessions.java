@@ -1,17 +1,22 @@
 package org.sparknet.apps.cli;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.train.SparkSettings;
+import org.sparknet.apps.cluster.KubernetesSettings;
 
 /**
  * The Spark session the CLI commands use: SparkNet's recommended settings and no UI, each only
- * where the user set nothing (spark-submit's --conf arrives as a system property).
+ * where the user set nothing (spark-submit's --conf arrives as a system property), and what the
+ * cluster manager needs besides ({@link #clusterSettings}).
  */
 final class SparkSessions {
   private SparkSessions() {}
 
   static SparkSession local(String master, String appName) {
-    return builder(appName).master(master).getOrCreate();
+    return create(master, appName, settings(master, 1, System::getProperty));
   }
 
   /**
@@ -28,22 +33,52 @@ final class SparkSessions {
    * here; under spark-submit pass {@code --conf spark.task.cpus=N} yourself.
    */
   static SparkSession forCommand(String master, int localThreads, String appName, int taskCpus) {
-    SparkSession.Builder b = builder(appName);
-    if (taskCpus > 1) {
-      b.config("spark.task.cpus", Integer.toString(taskCpus));
-    }
-    if (master != null) {
-      b.master(master);
-    } else if (System.getProperty("spark.master") == null) {
-      b.master("local[" + localThreads + "]");
-    }
-    return b.getOrCreate();
+    String m =
+        master == null && System.getProperty("spark.master") == null
+            ? "local[" + localThreads + "]"
+            : master;
+    return create(m, appName, settings(master, taskCpus, System::getProperty));
   }
 
-  private static SparkSession.Builder builder(String appName) {
-    SparkSession.Builder b = SparkSettings.apply(SparkSession.builder().appName(appName));
-    return System.getProperty("spark.ui.enabled") == null
-        ? b.config("spark.ui.enabled", "false")
-        : b;
+  /**
+   * Everything the CLI sets on a session for {@code master} (null: spark-submit's) and tasks of
+   * {@code taskCpus} cores, where {@code given} answers a key with the user's value or null.
+   */
+  static Map<String, String> settings(String master, int taskCpus, UnaryOperator<String> given) {
+    Map<String, String> m = new LinkedHashMap<>();
+    SparkSettings.recommended()
+        .forEach(
+            (k, v) -> {
+              if (given.apply(k) == null) {
+                m.put(k, v);
+              }
+            });
+    if (given.apply("spark.ui.enabled") == null) {
+      m.put("spark.ui.enabled", "false");
+    }
+    if (taskCpus > 1) {
+      m.put("spark.task.cpus", Integer.toString(taskCpus));
+    }
+    m.putAll(clusterSettings(master, given));
+    return m;
+  }
+
+  /**
+   * What the cluster manager of {@code master} (null: spark-submit's {@code spark.master}) needs
+   * besides the user's settings: on Kubernetes, {@link KubernetesSettings#missing}; elsewhere
+   * nothing.
+   */
+  static Map<String, String> clusterSettings(String master, UnaryOperator<String> given) {
+    String m = master != null ? master : given.apply("spark.master");
+    return KubernetesSettings.isKubernetes(m) ? KubernetesSettings.missing(given) : Map.of();
+  }
+
+  private static SparkSession create(String master, String appName, Map<String, String> settings) {
+    SparkSession.Builder b = SparkSession.builder().appName(appName);
+    if (master != null) {
+      b.master(master);
+    }
+    settings.forEach(b::config);
+    return b.getOrCreate();
   }
 }
