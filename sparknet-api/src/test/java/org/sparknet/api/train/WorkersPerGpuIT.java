@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,10 +25,11 @@ import org.sparknet.testing.spark.LocalSpark;
  *
  * <p>A broken build that ignored K (WorkerPlans not passing the config's sharing to the plan) gave
  * "plain, 4 workers, 2 per GPU ==> expected: <{0=gpu:0, 1=gpu:0, 2=gpu:1, 3=gpu:1}> but was:
- * <{0=gpu:0, 1=gpu:1, 2=gpu:0, 3=gpu:1}>" and "allreduce ... expected: <{0=gpu:0, 1=gpu:0}> but
- * was: <{0=gpu:0, 1=gpu:1}>"; one whose RingTasks acquired its worker without the sharing failed
- * only the all-reduce case; without the driver's check, 5 workers on 2×2 slots got past the
- * constructor ("Expected java.lang.IllegalArgumentException to be thrown, but nothing was thrown").
+ * <{0=gpu:0, 1=gpu:1, 2=gpu:0, 3=gpu:1}>", the same for downpour, and "allreduce ==> expected:
+ * <{0=gpu:0, 1=gpu:0}> but was: <{0=gpu:0, 1=gpu:1}>"; one whose RingTasks acquired its worker
+ * without the sharing failed only the all-reduce case; without the driver's check, 5 workers on 2×2
+ * slots got past the constructor ("Expected java.lang.IllegalArgumentException to be thrown, but
+ * nothing was thrown").
  */
 class WorkersPerGpuIT {
   private static JavaSparkContext sc;
@@ -53,7 +56,7 @@ class WorkersPerGpuIT {
   @Test
   void plainRoundsPutTwoConsecutivePartitionsOnEachGpu() {
     assertEquals(
-        Map.of(0, "gpu:0", 1, "gpu:0", 2, "gpu:1", 3, "gpu:1"),
+        sorted(0, "gpu:0", 1, "gpu:0", 2, "gpu:1", 3, "gpu:1"),
         train(Averaging.PLAIN, 4, 2),
         "plain, 4 workers, 2 per GPU");
   }
@@ -61,13 +64,13 @@ class WorkersPerGpuIT {
   @Test
   void theAllReduceRingPassesTheWorkersPerGpu() {
     // local[2] runs a barrier stage of at most 2 tasks: both on gpu:0 with K = 2 (K = 1: 0 and 1).
-    assertEquals(Map.of(0, "gpu:0", 1, "gpu:0"), train(Averaging.ALL_REDUCE, 2, 2), "allreduce");
+    assertEquals(sorted(0, "gpu:0", 1, "gpu:0"), train(Averaging.ALL_REDUCE, 2, 2), "allreduce");
   }
 
   @Test
   void asynchronousRoundsPassTheWorkersPerGpu() {
     assertEquals(
-        Map.of(0, "gpu:0", 1, "gpu:0", 2, "gpu:1", 3, "gpu:1"),
+        sorted(0, "gpu:0", 1, "gpu:0", 2, "gpu:1", 3, "gpu:1"),
         train(Averaging.downpour(), 4, 2),
         "downpour, 4 workers, 2 per GPU");
   }
@@ -75,7 +78,7 @@ class WorkersPerGpuIT {
   @Test
   void oneWorkerPerGpuKeepsTheRoundRobin() {
     assertEquals(
-        Map.of(0, "gpu:0", 1, "gpu:1", 2, "gpu:0", 3, "gpu:1"),
+        sorted(0, "gpu:0", 1, "gpu:1", 2, "gpu:0", 3, "gpu:1"),
         train(Averaging.PLAIN, 4, 0),
         "plain, 4 workers, no workers per GPU given");
   }
@@ -91,11 +94,20 @@ class WorkersPerGpuIT {
     assertEquals(Map.of(), GpuRecorderProvider.devicesByPartition(), "nets built on executors");
   }
 
+  /** The expected devices by partition, in partition order as the records are. */
+  private static Map<Integer, String> sorted(Object... partitionsAndDevices) {
+    Map<Integer, String> m = new TreeMap<>();
+    for (int i = 0; i < partitionsAndDevices.length; i += 2) {
+      m.put((Integer) partitionsAndDevices[i], (String) partitionsAndDevices[i + 1]);
+    }
+    return m;
+  }
+
   /** Trains 2 rounds; returns the device each partition's nets were built on. */
   private static Map<Integer, String> train(Averaging avg, int workers, int perGpu) {
     try (SparkNetTrainer t = new SparkNetTrainer(sc, config(avg, workers, perGpu).build())) {
       int[] sizes = new int[workers];
-      java.util.Arrays.fill(sizes, 32);
+      Arrays.fill(sizes, 32);
       t.setTrainingData(SparkNetTrainerIT.rdd(SparkNetTrainerIT.split(sizes)));
       t.train(2);
     }
