@@ -117,13 +117,16 @@ public final class FitParams implements Serializable {
             "tauMax",
             "with adaptiveTau: the largest tau it chooses",
             ParamValidators.gtEq(1));
-    workersPerGpu =
-        new IntParam(
-            owner,
-            "workersPerGpu",
-            "with device gpu where Spark assigns no GPU (local mode): K workers on each GPU,"
-                + " partition p on GPU (p / K) mod N, at most K×N workers; 0: one per GPU",
-            ParamValidators.gtEq(0));
+    workersPerGpu = workersPerGpu(owner);
+  }
+
+  private static IntParam workersPerGpu(Params owner) {
+    return new IntParam(
+        owner,
+        "workersPerGpu",
+        "with device gpu where Spark assigns no GPU (local mode): K workers on each GPU,"
+            + " partition p on GPU (p / K) mod N, at most K×N workers; 0: one per GPU",
+        ParamValidators.gtEq(0));
   }
 
   void setDefaults(Params owner) {
