@@ -105,9 +105,9 @@ class GpuSchedulingIT {
   /**
    * Spark's own sharing: {@code spark.task.resource.gpu.amount=0.5} on an executor of one GPU puts
    * both tasks of a round on the same address at once, and each builds its net there. A broken
-   * build that gave a shared address to the first task only (TaskDevices round-robin over the
-   * visible GPUs when a task's address was already taken) gave "partition 1 built on another
-   * device"; one that refused a shared address failed the run (exit 1).
+   * build that took the task's partition for its GPU instead of the address Spark assigned
+   * (TaskDevices writing "gpu:" + partition) gave "partition 1 built on another device ==>
+   * expected: <gpu:0> but was: <gpu:1>".
    */
   @Test
   void twoTasksSharingOneGpuBothRunOnIt() throws Exception {
