@@ -18,7 +18,7 @@ STARTED="${GPU_CHECK_STARTED:-$(date +%s)}"
 elapsed() {
   echo $(($(date +%s) - STARTED))
 }
-BUDGET="${GPU_CHECK_BUDGET:-$([[ "$MODE" == gpu ]] && echo 420 || echo 1500)}"
+BUDGET="${GPU_CHECK_BUDGET:-$([[ "$MODE" == gpu ]] && echo 480 || echo 1500)}"
 RESERVE=25 # for the section step and packing the logs
 W="$D/work"
 R="$W/results"
@@ -291,10 +291,12 @@ if [[ "$MODE" == gpu ]]; then
   A_GPU=(--batch 128 --steps 30 --reps 2 --workers 1 --tau 50 --rounds 2)
   A_CPU=(--batch 32 --workers "$NCPU" --tau 2 --rounds 2)
   L_SOLO=(--steps 300 --reps 3)
+  L_SHARE=(--tau 50 --rounds 2)
 else
   A_GPU=(--batch 8 --steps 2 --reps 1 --workers 1 --tau 2 --rounds 1)
   A_CPU=(--batch 8 --workers "$NCPU" --tau 1 --rounds 1)
   L_SOLO=(--steps 100 --reps 2)
+  L_SHARE=(--tau 5 --rounds 1)
 fi
 step env 20 step_env
 step gpus 90 step_gpus
@@ -304,6 +306,13 @@ step gpuit 150 step_gpuit
 step lenet-gpu 120 step_cli lenet-gpu "$CLI_DEV" 1 19 --test
 step lenet-cpu1 120 step_cli lenet-cpu1 cpu 1 19 --test
 step lenet-solo 90 step_rates 8g --net lenet --device "$DEV" --batch 64 --key lenet.gpu "${L_SOLO[@]}"
+# 1, 2 and 4 workers sharing the first GPU (--device gpu, K workers with K per GPU), images/s and
+# the GPU memory of each; then the all-reduce ring with 2 workers on that GPU.
+step lenet-share 150 step_rates 16g --net lenet --device "$DEV" --spark-device "$CLI_DEV" \
+  --batch 64 --key lenet.gpu --sharing 1,2,4 "${L_SHARE[@]}"
+step lenet-ring2 90 step_rates 8g --net lenet --device "$DEV" --spark-device "$CLI_DEV" \
+  --batch 64 --key lenet.gpu.ring2 --workers 2 --workers-per-gpu 2 --averaging allreduce \
+  "${L_SHARE[@]}"
 step alexnet-gpu 150 step_rates 16g --net alexnet --device "$DEV" --spark-device "$CLI_DEV" \
   --key alexnet.gpu "${A_GPU[@]}"
 step lenet-cpu16 90 step_cli lenet-cpu16 cpu "$NCPU" 5

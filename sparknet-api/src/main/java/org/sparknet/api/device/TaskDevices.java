@@ -18,12 +18,15 @@ import scala.Option;
  * <ul>
  *   <li>"auto": the GPUs Spark assigned to the task ({@code TaskContext.resources()}, with {@code
  *       spark.task.resource.gpu.amount}), else the CPU;
- *   <li>"gpu": the GPUs Spark assigned to the task, else the engine's visible GPUs round-robin by
- *       partition (logged, since two executors on one machine then share GPUs); an error when no
- *       GPU is visible.
+ *   <li>"gpu": the GPUs Spark assigned to the task, else the engine's visible GPUs by partition, K
+ *       consecutive partitions on each ({@link GpuSharing}; logged, since two executors on one
+ *       machine then share GPUs); an error when no GPU is visible.
  * </ul>
  *
- * A group of k solvers takes k GPUs: the task must have been assigned at least k.
+ * Several tasks may hold the same assigned address ({@code spark.task.resource.gpu.amount} below
+ * 1): each builds its net on that address, so Spark's own sharing needs nothing more here.
+ *
+ * <p>A group of k solvers takes k GPUs: the task must have been assigned at least k.
  */
 public final class TaskDevices {
   private static final Logger LOG = LoggerFactory.getLogger(TaskDevices.class);
@@ -45,26 +48,56 @@ public final class TaskDevices {
         : def.withDevice(forTask(def.engine(), def.device(), partition, 1).get(0));
   }
 
-  /** The concrete devices of the current task's {@code k} solvers. */
+  /** The concrete devices of the current task's {@code k} solvers, one worker per GPU. */
   public static List<String> forTask(String engine, String device, int partition, int k) {
+    return forTask(engine, device, partition, k, GpuSharing.DEFAULT);
+  }
+
+  /**
+   * The concrete devices of the current task's {@code k} solvers: where Spark assigned GPUs, those;
+   * else, for "gpu", the visible GPUs shared as {@code sharing} says. Every training task of every
+   * averaging mode comes here, through {@code WorkerRegistry}.
+   */
+  public static List<String> forTask(
+      String engine, String device, int partition, int k, GpuSharing sharing) {
     String[] assigned = assignedGpus();
     NetProvider provider = NetProvider.forEngine(engine);
     int visible = device.equals("gpu") && assigned.length == 0 ? provider.visibleGpus() : 0;
     List<String> devices;
     try {
-      devices = assign(device, partition, k, assigned, visible);
+      devices = assign(device, partition, k, sharing, assigned, visible);
     } catch (NoGpuException e) {
       throw new IllegalArgumentException(e.getMessage() + ": " + provider.gpuProblem(), e);
     }
     if (device.equals("gpu") && assigned.length == 0) {
       LOG.warn(
           "Spark assigned no GPU to the task of partition {} (set spark.executor.resource.gpu.amount"
-              + " and spark.task.resource.gpu.amount): it uses {}, round-robin over {} visible GPUs",
+              + " and spark.task.resource.gpu.amount): it uses {} of {} visible GPUs, {} worker(s)"
+              + " per GPU",
           partition,
           devices,
-          visible);
+          visible,
+          sharing.workersPerGpu());
     }
     return devices;
+  }
+
+  /**
+   * Checks on the driver, before any net is built, that {@code workers} fit the GPUs of this JVM at
+   * {@code sharing}'s K per GPU: only in local mode (the tasks run here, so the driver sees their
+   * GPUs), for the rule "gpu" (which places them itself) and a K that was asked for.
+   *
+   * @throws IllegalArgumentException when more workers than K×N were asked for
+   */
+  public static void checkFits(
+      boolean local, NetDefinition def, int groupSize, GpuSharing sharing, int workers) {
+    if (!local || !sharing.given() || !def.device().equals("gpu")) {
+      return;
+    }
+    int visible = NetProvider.forEngine(def.engine()).visibleGpus();
+    if (visible > 0) { // none: the first task says what the engine lacks
+      sharing.checkFits(workers, groupSize, visible, "workersPerGpu " + sharing.workersPerGpu());
+    }
   }
 
   /** The addresses of the GPUs Spark assigned to the current task (none outside a task). */
@@ -85,6 +118,12 @@ public final class TaskDevices {
    * @throws IllegalArgumentException when the task or the machine has fewer GPUs than needed
    */
   static List<String> assign(String device, int partition, int k, String[] assigned, int visible) {
+    return assign(device, partition, k, GpuSharing.DEFAULT, assigned, visible);
+  }
+
+  /** The rule, with {@code sharing} placing workers where Spark assigned no GPU. */
+  static List<String> assign(
+      String device, int partition, int k, GpuSharing sharing, String[] assigned, int visible) {
     List<String> out = new ArrayList<>(k);
     if (device.equals("cpu") || (device.equals("auto") && assigned.length == 0)) {
       for (int i = 0; i < k; i++) {
@@ -116,10 +155,10 @@ public final class TaskDevices {
       }
       return out;
     }
-    return roundRobin(partition, k, visible);
+    return byPartition(partition, k, sharing, visible);
   }
 
-  private static List<String> roundRobin(int partition, int k, int visible) {
+  private static List<String> byPartition(int partition, int k, GpuSharing sharing, int visible) {
     if (visible == 0) {
       throw new NoGpuException(
           "Device 'gpu' was asked for, but Spark assigned no GPU to the task of partition "
@@ -132,7 +171,7 @@ public final class TaskDevices {
           "A group of " + k + " solvers needs " + k + " GPUs but " + visible + " are visible");
     }
     List<String> out = new ArrayList<>(k);
-    int first = (int) ((long) partition * k % visible);
+    int first = sharing.firstGpu(partition, k, visible);
     for (int i = 0; i < k; i++) {
       out.add("gpu:" + ((first + i) % visible));
     }

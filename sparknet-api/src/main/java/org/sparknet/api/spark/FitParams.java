@@ -38,6 +38,7 @@ public final class FitParams implements Serializable {
   final BooleanParam adaptiveTau;
   final DoubleParam maxOverhead;
   final IntParam tauMax;
+  final IntParam workersPerGpu;
 
   private transient List<RoundListener> listeners = new CopyOnWriteArrayList<>();
   private transient Dataset<Row> validationData;
@@ -116,6 +117,16 @@ public final class FitParams implements Serializable {
             "tauMax",
             "with adaptiveTau: the largest tau it chooses",
             ParamValidators.gtEq(1));
+    workersPerGpu = workersPerGpu(owner);
+  }
+
+  private static IntParam workersPerGpu(Params owner) {
+    return new IntParam(
+        owner,
+        "workersPerGpu",
+        "with device gpu where Spark assigns no GPU (local mode): K workers on each GPU,"
+            + " partition p on GPU (p / K) mod N, at most K×N workers; 0: one per GPU",
+        ParamValidators.gtEq(0));
   }
 
   void setDefaults(Params owner) {
@@ -130,6 +141,7 @@ public final class FitParams implements Serializable {
     owner.setDefault(adaptiveTau, (Object) false);
     owner.setDefault(maxOverhead, (Object) 0.05);
     owner.setDefault(tauMax, (Object) 1000);
+    owner.setDefault(workersPerGpu, (Object) 0);
   }
 
   /** The timeBudget validator: empty, or a duration {@link TimeBudget#parseDuration} reads. */

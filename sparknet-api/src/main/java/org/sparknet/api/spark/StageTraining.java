@@ -95,6 +95,9 @@ final class StageTraining {
     if (p.getNumWorkers() > 0) {
       b.optWorkers(p.getNumWorkers());
     }
+    if (p.getWorkersPerGpu() > 0) {
+      b.optWorkersPerGpu(p.getWorkersPerGpu());
+    }
     b.optCompress(Compression.parse(p.getCompress(), "Stage " + p.uid() + ": compress"));
     if (p.getAdaptiveTau()) {
       b.optAdaptiveTau(p.getMaxOverhead(), p.getTauMax());

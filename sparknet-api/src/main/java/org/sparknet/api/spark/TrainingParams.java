@@ -221,6 +221,24 @@ public interface TrainingParams<S extends TrainingParams<S>> extends SparkNetPar
   }
 
   /**
+   * With device "gpu" where Spark assigns the tasks no GPU (local mode): K workers share each
+   * visible GPU, partition p on GPU (p / K) mod N, and more than K×N workers is an error; 0
+   * (default): one per GPU, wrapping round. On a cluster with GPU resources set {@code
+   * spark.task.resource.gpu.amount} to 1/K instead.
+   */
+  default IntParam workersPerGpu() {
+    return fitParams().workersPerGpu;
+  }
+
+  default int getWorkersPerGpu() {
+    return (Integer) getOrDefault(workersPerGpu());
+  }
+
+  default S setWorkersPerGpu(int value) {
+    return (S) set(workersPerGpu(), value);
+  }
+
+  /**
    * Calls {@code listener} on the driver after every training round of {@code fit}, with the
    * round's metrics. Not a param: kept by {@code copy} but not saved.
    */

@@ -22,13 +22,14 @@ final class ConfigSummary {
             : c.tau() > 0 ? "tau " + c.tau() + " steps" : "tau " + c.tauSeconds() + " s";
     return String.format(
         Locale.ROOT,
-        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s%s}",
+        "TrainerConfig{engine %s, %s, workers %s, averaging %s, seed %d%s%s%s%s%s}",
         c.netDefinition().engine(),
         schedule,
         c.workers() == 0 ? "default" : c.workers(),
         c.averaging(),
         c.seed(),
         c.groupSize() > 1 ? ", groups of " + c.groupSize() : "",
+        c.gpuSharing().given() ? ", " + c.gpuSharing().workersPerGpu() + " workers per GPU" : "",
         c.compression() != Compression.NONE ? ", compress " + c.compression().cliName() : "",
         c.deterministic() ? ", deterministic" : "",
         c.timeBudget().map(b -> ", " + b).orElse(""));

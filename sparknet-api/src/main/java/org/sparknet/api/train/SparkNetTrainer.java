@@ -87,13 +87,16 @@ public final class SparkNetTrainer implements AutoCloseable {
    * TrainerConfig#initialWeights()} copied in, are the starting point) and, when the checkpoint
    * directory holds a checkpoint of the same net, resumes from it.
    *
-   * @throws IllegalArgumentException when the definition is bad or its data blob is missing, or
-   *     when the checkpoint directory holds a checkpoint of another net or worker count
+   * @throws IllegalArgumentException when the definition is bad or its data blob is missing, when
+   *     the checkpoint directory holds a checkpoint of another net or worker count, or when the
+   *     workers do not fit the local GPUs at the config's workers per GPU
    */
   public SparkNetTrainer(JavaSparkContext sc, TrainerConfig cfg) {
     this.sc = Objects.requireNonNull(sc, "sc");
     this.cfg = Objects.requireNonNull(cfg, "cfg");
     this.workers = cfg.workers() > 0 ? cfg.workers() : sc.defaultParallelism();
+    TaskDevices.checkFits(
+        sc.isLocal(), cfg.netDefinition(), cfg.groupSize(), cfg.gpuSharing(), workers);
     BlasThreads.check(sc.getConf());
     this.driverNet = NetProvider.build(TaskDevices.forDriver(cfg.netDefinition()));
     try {

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.device.GpuSharing;
 
 /**
  * Settings of a {@link SparkNetTrainer}, built with {@link #builder()}: {@code setX} for what is
@@ -45,6 +46,7 @@ public final class TrainerConfig implements Serializable {
   private final boolean deterministic;
   private final int treeAggregateAbove;
   private final int groupSize;
+  private final GpuSharing gpuSharing;
   private final String initialWeights;
   private final Compression compression;
   private final double maxOverhead;
@@ -75,6 +77,7 @@ public final class TrainerConfig implements Serializable {
     this.deterministic = b.deterministic;
     this.treeAggregateAbove = b.treeAggregateAbove;
     this.groupSize = b.groupSize;
+    this.gpuSharing = b.gpuSharing;
     this.initialWeights = b.initialWeights;
     this.compression = b.compression;
     this.maxOverhead = b.maxOverhead;
@@ -225,6 +228,13 @@ public final class TrainerConfig implements Serializable {
     return groupSize;
   }
 
+  /**
+   * How many workers share each GPU where Spark assigns none ({@link Builder#optWorkersPerGpu}).
+   */
+  public GpuSharing gpuSharing() {
+    return gpuSharing;
+  }
+
   /** One line: engine, tau schedule, workers, averaging, seed and the settings not at default. */
   @Override
   public String toString() {
@@ -257,6 +267,7 @@ public final class TrainerConfig implements Serializable {
     private boolean deterministic;
     private int treeAggregateAbove = 16;
     private int groupSize = 1;
+    private GpuSharing gpuSharing = GpuSharing.DEFAULT;
     private String initialWeights;
     private Compression compression = Compression.NONE;
     private double maxOverhead;
@@ -441,6 +452,16 @@ public final class TrainerConfig implements Serializable {
      */
     public Builder optGroupSize(int size) {
       this.groupSize = positive(size, "groupSize (solvers per worker)");
+      return this;
+    }
+
+    /**
+     * K workers on each GPU where Spark assigns the tasks none (local mode; the device rule "gpu"):
+     * partition p on GPU (p / K) mod N of N visible, and more workers than K×N an error. Where
+     * Spark assigns GPUs, {@code spark.task.resource.gpu.amount} = 1/K shares them instead.
+     */
+    public Builder optWorkersPerGpu(int k) {
+      this.gpuSharing = GpuSharing.of(positive(k, "workersPerGpu (workers sharing each GPU)"));
       return this;
     }
 

@@ -24,6 +24,7 @@ final class WorkerPlans {
         .seed(cfg.seed())
         .blobs(cfg.inputBlobs())
         .groupSize(cfg.groupSize())
+        .gpuSharing(cfg.gpuSharing())
         .averaging(averaging(cfg))
         .build();
   }

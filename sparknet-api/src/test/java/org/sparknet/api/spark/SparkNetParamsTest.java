@@ -95,7 +95,8 @@ class SparkNetParamsTest {
             "timeBudget",
             "validationCol",
             "validationFraction",
-            "verbose"),
+            "verbose",
+            "workersPerGpu"),
         names);
     assertTrue(new SparkNetClassifier().explainParams().contains("tau: solver steps per worker"));
   }
@@ -106,6 +107,8 @@ class SparkNetParamsTest {
     assertThrows(IllegalArgumentException.class, () -> c.setTau(0));
     assertThrows(IllegalArgumentException.class, () -> c.setMaxRounds(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setNumWorkers(-1));
+    assertThrows(IllegalArgumentException.class, () -> c.setWorkersPerGpu(-1));
+    assertEquals(2, c.setWorkersPerGpu(2).getWorkersPerGpu());
     assertThrows(IllegalArgumentException.class, () -> c.setBatchSize(-1));
     assertThrows(IllegalArgumentException.class, () -> c.setLearningRate(-0.1));
     assertThrows(IllegalArgumentException.class, () -> c.setAveraging("mean"));
@@ -286,7 +289,14 @@ class SparkNetParamsTest {
             .map(Param::name)
             .toList();
     for (String training :
-        List.of("verbose", "initialWeights", "maxEpochs", "validationCol", "compress", "tauMax")) {
+        List.of(
+            "verbose",
+            "initialWeights",
+            "maxEpochs",
+            "validationCol",
+            "compress",
+            "tauMax",
+            "workersPerGpu")) {
       assertFalse(modelParams.contains(training), "models carry no training params: " + training);
     }
     assertTrue(modelParams.contains("thresholds"));

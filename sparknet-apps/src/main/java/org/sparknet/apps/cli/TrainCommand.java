@@ -156,6 +156,8 @@ public final class TrainCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}.")
   int groupSize;
 
+  @Mixin WorkersPerGpuOption perGpu = new WorkersPerGpuOption();
+
   @Mixin AdaptiveTauOptions tauOptions = new AdaptiveTauOptions();
 
   @Mixin CompressOption compressOption = new CompressOption();
@@ -217,10 +219,10 @@ public final class TrainCommand implements Callable<Integer> {
         metrics != null ? outputOption(metrics, "--metrics") : outputDir.resolve("metrics.jsonl");
     StoragePath plotFile = plot == null ? null : outputOption(plot, "--plot");
     checkWritable(new RunFiles(weightsFile, outputDir, metricsFile, plotFile), settings);
+    // Local mode: --device gpu runs K workers per visible GPU unless --workers says (checked).
     int slots =
-        sparkOptions.workers != null
-            ? sparkOptions.workers
-            : TaskSlots.local(sparkOptions.master, groupSize);
+        perGpu.workers(
+            def, sparkOptions.workers, TaskSlots.local(sparkOptions.master, groupSize), groupSize);
     // The config's own checks before Spark starts; a cluster's slots are known only after.
     setup.config(def, avg, settings, metricsFile, Math.max(1, slots));
     try (StopSignals signals = StopSignals.install()) {
@@ -369,6 +371,7 @@ public final class TrainCommand implements Callable<Integer> {
     if (groupSize < 1) {
       throw new IllegalArgumentException("--group-size must be >= 1 (got " + groupSize + ")");
     }
+    perGpu.check();
   }
 
   private void checkDataSets(DataInput trainSet, List<DataInput> testSets) {

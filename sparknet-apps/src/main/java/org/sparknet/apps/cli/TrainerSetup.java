@@ -44,6 +44,7 @@ final class TrainerSetup {
             .optAveraging(avg)
             .optMetricsFile(metricsFile.toString())
             .optGroupSize(cmd.groupSize);
+    cmd.perGpu.apply(config);
     if (cmd.rounds != null) {
       config.optMaxRounds(cmd.rounds);
     }

@@ -102,6 +102,30 @@ class GpuSchedulingIT {
     }
   }
 
+  /**
+   * Spark's own sharing: {@code spark.task.resource.gpu.amount=0.5} on an executor of one GPU puts
+   * both tasks of a round on the same address at once, and each builds its net there. A broken
+   * build that took the task's partition for its GPU instead of the address Spark assigned
+   * (TaskDevices writing "gpu:" + partition) gave "partition 1 built on another device ==>
+   * expected: <gpu:0> but was: <gpu:1>".
+   */
+  @Test
+  void twoTasksSharingOneGpuBothRunOnIt() throws Exception {
+    Run run = submit("half-a-gpu-per-task", "gpu", 1, "1", "0.5");
+    List<String[]> built = run.builtNets();
+    Set<String> partitions = new HashSet<>();
+    for (String[] b : built) {
+      assertEquals(1, b[1].split(",").length, "one address per task: " + b[1]);
+      assertEquals("gpu:" + b[1], b[2], "partition " + b[0] + " built on another device");
+      partitions.add(b[0]);
+    }
+    assertEquals(Set.of("0", "1"), partitions, run.output);
+    for (List<String> devices : run.roundDevices()) {
+      assertEquals(2, devices.size(), run.output);
+      assertEquals(1, new HashSet<>(devices).size(), "both workers on the one GPU: " + devices);
+    }
+  }
+
   private record Run(String output, Path deviceLog) {
     /** partition, assigned addresses, device: one per net built on an executor. */
     List<String[]> builtNets() throws IOException {
@@ -129,6 +153,12 @@ class GpuSchedulingIT {
 
   private static Run submit(String name, String device, int group, String gpusPerTask)
       throws Exception {
+    return submit(name, device, group, "2", gpusPerTask);
+  }
+
+  private static Run submit(
+      String name, String device, int group, String gpusPerExecutor, String gpusPerTask)
+      throws Exception {
     Path deviceLog = cluster.dir().resolve(name + "-devices.log");
     SparkSubmitProcess s =
         cluster.submit(
@@ -137,10 +167,14 @@ class GpuSchedulingIT {
             GpuSchedulingApp.class.getName(),
             List.of(StandaloneCluster.shadedJar(), apiTestJar),
             Map.of(
-                "spark.executor.cores", "2",
-                "spark.task.cpus", "1",
-                "spark.executor.resource.gpu.amount", "2",
-                "spark.task.resource.gpu.amount", gpusPerTask),
+                "spark.executor.cores",
+                "2",
+                "spark.task.cpus",
+                "1",
+                "spark.executor.resource.gpu.amount",
+                gpusPerExecutor,
+                "spark.task.resource.gpu.amount",
+                gpusPerTask),
             log4j(),
             List.of(device, Integer.toString(group), "3", deviceLog.toString()));
     int rc = s.await(Duration.ofMinutes(4));

@@ -17,9 +17,11 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
+import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.SparkSettings;
+import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.bench.loop.BenchNets.BenchNet;
@@ -36,12 +38,16 @@ import org.sparknet.caffe.CaffeNet;
  *
  * <pre>java ... GpuCheckRates --net lenet|alexnet --device gpu:0|gpu|cpu --batch N --data DIR
  *     --results FILE [--steps S --reps R] [--workers W --tau T --rounds K --spark-device D]
- *     [--key KEY]</pre>
+ *     [--workers-per-gpu K] [--averaging plain|allreduce] [--sharing 1,2,4] [--key KEY]</pre>
  *
- * Without --steps no solo loop runs; without --workers no SparkNet, whose nets go on --spark-device
- * (default --device; "gpu" as the CLI's {@code --device gpu}). Prints one {@code gpu-check:} line
- * per figure and appends {@code KEY.WHAT VALUE} lines to the results file; KEY defaults to {@code
- * NET.gpu} or {@code NET.cpu} after the device (a CPU rehearsal of a GPU step names it).
+ * Without --steps no solo loop runs; without --workers (or --sharing) no SparkNet, whose nets go on
+ * --spark-device (default --device; "gpu" as the CLI's {@code --device gpu}), K workers per GPU
+ * with --workers-per-gpu. {@code --sharing 1,2,4} runs SparkNet once per K of the list, K workers
+ * all sharing the first GPU ({@code --workers K --workers-per-gpu K}), under keys {@code
+ * KEY.shareK}; every SparkNet run also records the GPU memory its nets hold ({@link GpuMemory}).
+ * Prints one {@code gpu-check:} line per figure and appends {@code KEY.WHAT VALUE} lines to the
+ * results file; KEY defaults to {@code NET.gpu} or {@code NET.cpu} after the device (a CPU
+ * rehearsal of a GPU step names it).
  */
 public final class GpuCheckRates {
   private final Map<String, String> opt;
@@ -68,7 +74,13 @@ public final class GpuCheckRates {
       r.solo(train);
     }
     if (r.number("workers", 0) > 0) {
-      r.sparkNet(train);
+      r.sparkNet(train, r.key, r.number("workers", 1), r.number("workers-per-gpu", 0));
+    }
+    if (r.opt.containsKey("sharing")) {
+      for (String k : r.opt.get("sharing").split(",")) {
+        int n = Integer.parseInt(k.trim());
+        r.sparkNet(train, r.key + ".share" + n, n, n);
+      }
     }
   }
 
@@ -135,10 +147,12 @@ public final class GpuCheckRates {
     return BenchRun.pack(0, images);
   }
 
-  /** SparkNet with W workers on local[W]: one warm-up round, then K timed rounds. */
-  private void sparkNet(IdxDataset train) {
+  /**
+   * SparkNet with W workers on local[W] ({@code perGpu} of them on each GPU when above 0): one
+   * warm-up round, then the timed rounds, recorded under {@code runKey}.
+   */
+  private void sparkNet(IdxDataset train, String runKey, int workers, int perGpu) {
     BenchNet bn = benchNet();
-    int workers = number("workers", 1);
     int tau = number("tau", 50);
     int rounds = number("rounds", 2);
     String sparkDevice = opt.getOrDefault("spark-device", device);
@@ -160,16 +174,22 @@ public final class GpuCheckRates {
         data = BenchNets.resized(data, perPartition, bn.channels(), bn.side());
       }
       data = data.cache();
-      try (SparkNetTrainer t =
-          new SparkNetTrainer(
-              sc, BenchRun.config(bn.definition().withDevice(sparkDevice), tau, workers).build())) {
+      TrainerConfig.Builder cfg =
+          BenchRun.config(bn.definition().withDevice(sparkDevice), tau, workers)
+              .optAveraging(averaging());
+      if (perGpu > 0) {
+        cfg.optWorkersPerGpu(perGpu);
+      }
+      try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg.build())) {
         t.setTrainingData(data);
         t.trainRound();
         List<RoundMetrics> timed = new ArrayList<>();
         for (int k = 0; k < rounds; k++) {
           timed.add(t.trainRound());
         }
-        report(bn, workers, tau, sparkDevice, timed);
+        String memory = GpuMemory.now(); // the nets are alive until the trainer closes
+        GpuForwardCheck.record(results, runKey + ".sparknet.gpumemory", memory);
+        report(bn, runKey, new Run(workers, perGpu, tau, sparkDevice, memory), timed);
       } finally {
         data.unpersist(false);
       }
@@ -178,28 +198,47 @@ public final class GpuCheckRates {
     }
   }
 
-  private void report(
-      BenchNet bn, int workers, int tau, String sparkDevice, List<RoundMetrics> timed) {
+  /** One SparkNet run's settings, as its line names them. */
+  private record Run(int workers, int perGpu, int tau, String device, String memory) {}
+
+  private void report(BenchNet bn, String runKey, Run run, List<RoundMetrics> timed) {
     double wall = BenchRun.sumOf(timed, RoundMetrics::wallMillis);
     double compute = BenchRun.sumOf(timed, RoundMetrics::computeMillis);
     double images = BenchRun.sumOf(timed, RoundMetrics::examples) / (wall / 1000);
     double outside = (wall - compute) / wall;
-    record("sparknet", images);
-    record("sparknet.noncompute", outside);
-    record("sparknet.workers", workers);
-    record("sparknet.tau", tau);
-    record("sparknet.rounds", timed.size());
+    record(runKey, "sparknet", images);
+    record(runKey, "sparknet.noncompute", outside);
+    record(runKey, "sparknet.workers", run.workers());
+    record(runKey, "sparknet.tau", run.tau());
+    record(runKey, "sparknet.rounds", timed.size());
     say(
-        "%s SparkNet %d worker(s) --device %s, tau %d: %,.0f img/s over %d rounds after the"
-            + " first; outside the solver steps %.1f %% of a round; devices %s",
+        "%s SparkNet %d worker(s)%s --device %s, %s, tau %d: %,.0f img/s over %d rounds after"
+            + " the first; outside the solver steps %.1f %% of a round; GPU memory %s; devices %s",
         bn.name(),
-        workers,
-        sparkDevice,
-        tau,
+        run.workers(),
+        run.perGpu() > 0 ? " (" + run.perGpu() + " per GPU)" : "",
+        run.device(),
+        averaging(),
+        run.tau(),
         images,
         timed.size(),
         100 * outside,
+        run.memory(),
         timed.get(timed.size() - 1).devices());
+  }
+
+  /** {@code --averaging}: plain (default) or allreduce. */
+  private Averaging averaging() {
+    String a = opt.getOrDefault("averaging", "plain");
+    return switch (a) {
+      case "plain" -> Averaging.PLAIN;
+      case "allreduce" -> Averaging.ALL_REDUCE;
+      default -> throw new IllegalArgumentException("--averaging is plain or allreduce, not " + a);
+    };
+  }
+
+  private void record(String runKey, String what, double value) {
+    GpuForwardCheck.record(results, runKey + "." + what, String.valueOf(value));
   }
 
   private void record(String what, double value) {

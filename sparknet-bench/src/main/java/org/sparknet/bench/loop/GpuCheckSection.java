@@ -66,6 +66,7 @@ public final class GpuCheckSection {
     correctness();
     speed();
     cpuRatio();
+    sharing();
     accuracy();
   }
 
@@ -250,6 +251,36 @@ public final class GpuCheckSection {
         accuracyText(cpu.finalAccuracy()),
         pointsText(points),
         verdict);
+  }
+
+  /**
+   * LeNet with 1, 2 and 4 workers sharing the first GPU ({@code --workers-per-gpu K}), and the
+   * all-reduce ring with 2 workers on it: images/s, against one worker, and the GPU memory held.
+   */
+  private void sharing() {
+    md.append("Workers sharing one GPU (LeNet, SparkNet `--device gpu --workers-per-gpu K` with K")
+        .append(" workers, tau ")
+        .append(whole(r.value("lenet.gpu.share1.sparknet.tau")))
+        .append("):\n\n| workers on the GPU | averaging | images/s | ÷ 1 worker | GPU memory |\n")
+        .append("|---:|---|---:|---:|---|\n");
+    double one = r.value("lenet.gpu.share1.sparknet");
+    for (String k : new String[] {"share1", "share2", "share4", "ring2"}) {
+      String key = "lenet.gpu." + k;
+      double ips = r.value(key + ".sparknet");
+      String workers = k.substring(k.length() - 1);
+      String ratio = Double.isNaN(ips / one) ? "—" : String.format(Locale.ROOT, "%.2f", ips / one);
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s |%n",
+              workers,
+              k.startsWith("ring") ? "allreduce" : "plain",
+              number(ips),
+              ratio,
+              r.text(key + ".sparknet.gpumemory", "not measured")));
+      say("LeNet %s worker(s) on one GPU, %s: %s, %s", workers, k, rate(ips), ratio);
+    }
+    md.append('\n');
   }
 
   private static String pointsText(double points) {

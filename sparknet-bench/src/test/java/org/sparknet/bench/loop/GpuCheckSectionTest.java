@@ -47,6 +47,12 @@ class GpuCheckSectionTest {
             "alexnet.cpu.batch 32.0",
             "alexnet.cpu.sparknet 170.0",
             "alexnet.cpu.sparknet.tau 2.0",
+            "lenet.gpu.share1.sparknet 20000.0",
+            "lenet.gpu.share1.sparknet.tau 50.0",
+            "lenet.gpu.share1.sparknet.gpumemory 512 MiB (this JVM)",
+            "lenet.gpu.share2.sparknet 30000.0",
+            "lenet.gpu.share4.sparknet 36000.0",
+            "lenet.gpu.ring2.sparknet 28000.0",
             ""));
     // The first round (JIT, net building) is slow and must not count: 3,200 images in 1 s.
     metrics("lenet-gpu", 1, 1000, 100, 100, 100);
@@ -57,6 +63,11 @@ class GpuCheckSectionTest {
     String md = GpuCheckSection.markdown(GpuCheckResults.read(dir), "gpu-check run");
 
     assertTrue(md.contains("| `CaffeNet.train` | 38,400 | 0.960 | ≥ 0.95: met |"), md);
+    // Workers sharing the GPU, against one worker; memory where nvidia-smi gave it.
+    assertTrue(md.contains("`--device gpu --workers-per-gpu K` with K workers, tau 50"), md);
+    assertTrue(md.contains("| 1 | plain | 20,000 | 1.00 | 512 MiB (this JVM) |"), md);
+    assertTrue(md.contains("| 4 | plain | 36,000 | 1.80 | not measured |"), md);
+    assertTrue(md.contains("| 2 | allreduce | 28,000 | 1.40 | not measured |"), md);
     // 3 rounds x 3,200 images in 0.3 s: 32,000 img/s, 0.8 of plain; 20 % outside the solver steps.
     assertTrue(
         md.contains(
@@ -80,6 +91,7 @@ class GpuCheckSectionTest {
     assertTrue(md.contains("| `CaffeNet.train` | not measured | — | ≥ 0.95: not measured |"), md);
     assertTrue(md.contains("not measured on the GPU, not measured on the CPU, ? points apart"), md);
     assertTrue(md.contains("- verdict: not run"), md);
+    assertTrue(md.contains("| 2 | plain | not measured | — | not measured |"), md);
   }
 
   @Test

@@ -53,14 +53,7 @@ public final class RingTasks {
       if (shard == null || shard.isEmpty()) {
         return List.of(round.sum(ring, peers, PartitionResult.idle(partition), ctx)).iterator();
       }
-      WorkerRegistry.Acquired a =
-          WorkerRegistry.acquire(
-              plan.trainerId(),
-              WorkerRegistry.Role.TRAIN,
-              partition,
-              plan.definitionFor(partition),
-              plan.groupSize(),
-              orders.round());
+      WorkerRegistry.Acquired a = WorkerRegistry.acquireTraining(plan, partition, orders.round());
       synchronized (a.worker()) {
         // The values sent live in the worker's reused arrays: the ring reads them under its lock.
         PartitionResult r = a.worker().train(plan, orders, partition, shard, a.builtNow(), centre);

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.InputBlobs;
+import org.sparknet.api.device.GpuSharing;
 import org.sparknet.api.internal.averaging.AveragingStrategy;
 import org.sparknet.api.internal.wire.RoundOrders;
 import org.sparknet.api.internal.wire.WeightLayout;
@@ -24,6 +25,7 @@ import org.sparknet.api.internal.wire.WeightLayout;
  * @param seed seed of the data order
  * @param groupSize solvers per worker (1: a plain net; more: a SolverGroup)
  * @param averaging the averaging rule: what workers send and keep, how the driver combines
+ * @param gpuSharing how many workers share each GPU where Spark assigned none
  */
 public record WorkerPlan(
     String trainerId,
@@ -34,7 +36,8 @@ public record WorkerPlan(
     long seed,
     InputBlobs blobs,
     int groupSize,
-    AveragingStrategy averaging)
+    AveragingStrategy averaging,
+    GpuSharing gpuSharing)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -44,6 +47,7 @@ public record WorkerPlan(
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(blobs, "blobs");
     Objects.requireNonNull(averaging, "averaging");
+    Objects.requireNonNull(gpuSharing, "gpuSharing");
     if ((tau > 0) == (tauSeconds > 0)) {
       throw new IllegalArgumentException(
           "A worker plan needs either tau steps or tau seconds, not both or neither");
@@ -78,6 +82,7 @@ public record WorkerPlan(
     private InputBlobs blobs;
     private int groupSize = 1;
     private AveragingStrategy averaging = AveragingStrategy.plain();
+    private GpuSharing gpuSharing = GpuSharing.DEFAULT;
 
     private Builder() {}
 
@@ -126,9 +131,23 @@ public record WorkerPlan(
       return this;
     }
 
+    public Builder gpuSharing(GpuSharing g) {
+      this.gpuSharing = g;
+      return this;
+    }
+
     public WorkerPlan build() {
       return new WorkerPlan(
-          trainerId, definition, layout, tau, tauSeconds, seed, blobs, groupSize, averaging);
+          trainerId,
+          definition,
+          layout,
+          tau,
+          tauSeconds,
+          seed,
+          blobs,
+          groupSize,
+          averaging,
+          gpuSharing);
     }
   }
 }

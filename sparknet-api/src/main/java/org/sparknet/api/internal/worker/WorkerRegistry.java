@@ -12,6 +12,7 @@ import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.NetProvider;
 import org.sparknet.api.SolverGroup;
+import org.sparknet.api.device.GpuSharing;
 import org.sparknet.api.device.TaskDevices;
 
 /**
@@ -50,11 +51,28 @@ public final class WorkerRegistry {
   private static final ReentrantReadWriteLock BUILDS = new ReentrantReadWriteLock();
 
   /**
+   * Partition {@code partition}'s training worker for round {@code round} of {@code plan}: the one
+   * place where every training task (plain, elastic, all-reduce ring, asynchronous) gets its net
+   * and so its devices, with the plan's group size and GPU sharing.
+   */
+  static Acquired acquireTraining(WorkerPlan plan, int partition, int round) {
+    return acquire(
+        plan.trainerId(),
+        Role.TRAIN,
+        partition,
+        plan.definitionFor(partition),
+        plan.groupSize(),
+        plan.gpuSharing(),
+        round);
+  }
+
+  /**
    * The worker of {@code (trainerId, role, partition)} for the current task: built from {@code
    * definition} (a {@link SolverGroup} of {@code groupSize} solvers when that is above 1) on the
-   * devices this task gets ({@link TaskDevices}) if this JVM has none yet, or moved there when the
-   * task got other devices than the worker's net runs on. A training task also closes this JVM's
-   * stale training workers of the trainer ({@link #closeStale}).
+   * devices this task gets ({@link TaskDevices}, GPUs shared as {@code sharing} says) if this JVM
+   * has none yet, or moved there when the task got other devices than the worker's net runs on. A
+   * training task also closes this JVM's stale training workers of the trainer ({@link
+   * #closeStale}).
    *
    * @param round the training round the task belongs to (for a test, the trainer's last round)
    * @throws IllegalStateException when the trainer was released in this JVM
@@ -65,12 +83,14 @@ public final class WorkerRegistry {
       int partition,
       NetDefinition definition,
       int groupSize,
+      GpuSharing sharing,
       int round) {
     if (role == Role.TRAIN) {
       closeStale(trainerId, partition, round);
     }
     List<String> devices =
-        TaskDevices.forTask(definition.engine(), definition.device(), partition, groupSize);
+        TaskDevices.forTask(
+            definition.engine(), definition.device(), partition, groupSize, sharing);
     Key key = new Key(trainerId, role, partition);
     // Claimed inside the map's per-key lock, so that closeStale never takes a worker being claimed.
     Worker w = WORKERS.computeIfPresent(key, (k, v) -> v.claim(round));

@@ -52,15 +52,7 @@ public final class WorkerTasks {
     if (shard == null || shard.isEmpty()) {
       return null;
     }
-    WorkerRegistry.Acquired a =
-        WorkerRegistry.acquire(
-            plan.trainerId(),
-            WorkerRegistry.Role.TRAIN,
-            partition,
-            plan.definitionFor(partition),
-            plan.groupSize(),
-            orders.round());
-    return new TrainStart(shard, a);
+    return new TrainStart(shard, WorkerRegistry.acquireTraining(plan, partition, orders.round()));
   }
 
   /**
@@ -80,7 +72,13 @@ public final class WorkerTasks {
     }
     Worker w =
         WorkerRegistry.acquire(
-                plan.trainerId(), WorkerRegistry.Role.TEST, partition, plan.definition(), 1, 0)
+                plan.trainerId(),
+                WorkerRegistry.Role.TEST,
+                partition,
+                plan.definition(),
+                1,
+                plan.gpuSharing().uncapped(), // validation partitions are not the workers
+                0)
             .worker();
     synchronized (w) {
       FlatWeights.set(w.net(), plan.layout(), weights.value());

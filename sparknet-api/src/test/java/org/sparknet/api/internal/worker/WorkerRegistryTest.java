@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.device.GpuSharing;
 import org.sparknet.api.testnet.SoftmaxNet;
 
 /** The lifetime of the workers an executor holds. */
@@ -27,11 +28,13 @@ class WorkerRegistryTest {
     int live = SoftmaxNet.live();
     String trainer = UUID.randomUUID().toString();
     WorkerRegistry.Acquired a =
-        WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 1);
+        WorkerRegistry.acquire(
+            trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 1);
     assertNotNull(a.worker());
     assertTrue(a.builtNow());
     assertFalse(
-        WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 1).builtNow(),
+        WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 1)
+            .builtNow(),
         "the second task finds the net the first one built");
     assertEquals(live + 1, SoftmaxNet.live());
     assertEquals(1, WorkerRegistry.release(trainer));
@@ -40,14 +43,16 @@ class WorkerRegistryTest {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, 2));
+            () ->
+                WorkerRegistry.acquire(
+                    trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, GpuSharing.DEFAULT, 2));
     assertTrue(e.getMessage().contains("was closed"), e.getMessage());
     assertEquals(live, SoftmaxNet.live(), "no net was built for the straggler");
     assertEquals(0, WorkerRegistry.count(trainer));
 
     // another trainer is not affected
     String other = UUID.randomUUID().toString();
-    WorkerRegistry.acquire(other, WorkerRegistry.Role.TEST, 0, DEF, 1, 0);
+    WorkerRegistry.acquire(other, WorkerRegistry.Role.TEST, 0, DEF, 1, GpuSharing.DEFAULT, 0);
     assertEquals(1, WorkerRegistry.release(other));
     assertEquals(live, SoftmaxNet.live());
   }
@@ -63,21 +68,25 @@ class WorkerRegistryTest {
     int live = SoftmaxNet.live();
     String trainer = UUID.randomUUID().toString();
     try {
-      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 1);
-      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, 1);
-      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TEST, 1, DEF, 1, 0);
+      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 1);
+      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, GpuSharing.DEFAULT, 1);
+      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TEST, 1, DEF, 1, GpuSharing.DEFAULT, 0);
       // round 2: partition 1 trains on another executor; its net here is one round behind
-      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 2);
+      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 2);
       assertEquals(live + 3, SoftmaxNet.live(), "a net one round behind is kept");
       // round 3: two rounds behind, closed; the test net is not a training worker and stays
-      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 3);
+      WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 3);
       assertEquals(live + 2, SoftmaxNet.live(), "partition 1's stale training net was closed");
       assertEquals(2, WorkerRegistry.count(trainer));
       assertTrue(
-          WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, 4).builtNow(),
+          WorkerRegistry.acquire(
+                  trainer, WorkerRegistry.Role.TRAIN, 1, DEF, 1, GpuSharing.DEFAULT, 4)
+              .builtNow(),
           "partition 1 back here gets a new net");
       assertFalse(
-          WorkerRegistry.acquire(trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, 4).builtNow(),
+          WorkerRegistry.acquire(
+                  trainer, WorkerRegistry.Role.TRAIN, 0, DEF, 1, GpuSharing.DEFAULT, 4)
+              .builtNow(),
           "partition 0's net, claimed every round, is kept");
     } finally {
       WorkerRegistry.release(trainer);
