@@ -11,8 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -225,15 +223,8 @@ public final class ImageListSource {
     }
     transform.check(spec.height(), spec.width(), "list " + list());
     Spec s = spec; // locals only: the closure must not capture this object
-    int n = s.count();
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
-    return sc.parallelize(shards, partitions)
-        .flatMap(
-            shard -> {
-              int from = (int) ((long) n * shard / partitions);
-              int to = (int) ((long) n * (shard + 1) / partitions);
-              return read(s, from, to, scale, transform).iterator();
-            });
+    return RecordShards.read(
+        sc, 0, s.count(), partitions, (from, to) -> read(s, from, to, scale, transform));
   }
 
   private static List<Example> read(
