@@ -277,27 +277,22 @@ public final class ImageListSource {
   /** Reads and decodes {@code file}, listed at {@code e}; an undecodable image is an error. */
   private static OpenCvImage decode(
       StoragePath list, ImageList.Entry e, StoragePath file, boolean color, int h, int w) {
-    byte[] bytes = file.readAllBytes();
-    OpenCvImage img = null;
-    String why;
-    try {
-      img = OpenCvImage.decode(bytes, color, h, w);
-      why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
-    } catch (RuntimeException ex) {
-      why = ex.getMessage() != null ? ex.getMessage() : ex.toString();
-    }
-    if (img == null) {
-      throw new IllegalArgumentException(
-          "Cannot decode image "
-              + file
-              + " (list "
-              + list
-              + " line "
-              + e.line()
-              + "): "
-              + why
-              + "; fix the image or remove its line");
-    }
-    return img;
+    return OpenCvImage.decodeOrElse(
+        file.readAllBytes(),
+        color,
+        h,
+        w,
+        why -> {
+          throw new IllegalArgumentException(
+              "Cannot decode image "
+                  + file
+                  + " (list "
+                  + list
+                  + " line "
+                  + e.line()
+                  + "): "
+                  + why
+                  + "; fix the image or remove its line");
+        });
   }
 }
