@@ -19,7 +19,6 @@ import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
-import org.sparknet.api.train.SparkSettings;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
 import org.sparknet.bench.loop.BenchNets.BenchNet;
@@ -143,11 +142,7 @@ public final class GpuCheckRates {
     int rounds = number("rounds", 2);
     String sparkDevice = opt.getOrDefault("spark-device", device);
     SparkSession spark =
-        SparkSettings.apply(
-                SparkSession.builder()
-                    .master("local[" + workers + "]")
-                    .appName("SparkNet GPU check"))
-            .config("spark.ui.enabled", "false")
+        LoopBenchmark.localSpark(workers, "SparkNet GPU check")
             // Every weight of every worker comes to the driver each round: many AlexNet-sized
             // workers bring more than Spark's default limit of results.
             .config("spark.driver.maxResultSize", "0")
