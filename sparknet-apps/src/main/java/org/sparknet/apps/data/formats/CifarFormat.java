@@ -34,8 +34,7 @@ public class CifarFormat extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     List<StoragePath> files = new ArrayList<>();
     for (String part : r.uri().split(",")) {
       files.add(IdxInput.file(part.strip(), r.option()));

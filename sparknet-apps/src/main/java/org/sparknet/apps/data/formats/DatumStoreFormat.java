@@ -58,8 +58,7 @@ abstract class DatumStoreFormat extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     StoragePath location = Sources.existing(r);
     String what = kindName + " " + location;
     try (RecordStore store = openStore(location)) {

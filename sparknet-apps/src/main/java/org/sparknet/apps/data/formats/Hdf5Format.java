@@ -20,8 +20,7 @@ public final class Hdf5Format extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     Hdf5Source h5 = Hdf5Source.open(Sources.existing(r), Hdf5Source.DATA, Hdf5Source.LABEL);
     return new ShardedSource(
         this,

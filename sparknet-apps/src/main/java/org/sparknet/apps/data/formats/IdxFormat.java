@@ -17,8 +17,14 @@ public final class IdxFormat extends NamedFormat {
     super("idx", "MNIST-style IDX images + labels files, plain or .gz", Kind.RAW);
   }
 
+  /** IDX alone names its labels in a file of their own. */
   @Override
-  public DataSource open(DataRequest r) {
+  boolean takesLabelsFile() {
+    return true;
+  }
+
+  @Override
+  DataSource openData(DataRequest r) {
     StoragePath imgs = IdxInput.file(r.uri(), r.option());
     StoragePath labels = IdxInput.labels(imgs, r.labelsUri(), r.labelsOption(), r.labelsRequired());
     IdxDataset idx =

@@ -26,8 +26,7 @@ public final class ImageListFormat extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     StoragePath list = Sources.existing(r);
     ImageListSource s =
         ImageListSource.open(

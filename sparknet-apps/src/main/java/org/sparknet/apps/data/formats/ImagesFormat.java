@@ -30,8 +30,7 @@ public final class ImagesFormat extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     ImageFolder folder = ImageFolder.open(Sources.existing(r));
     if (r.labelsRequired() && !folder.labelled()) {
       throw new IllegalArgumentException(

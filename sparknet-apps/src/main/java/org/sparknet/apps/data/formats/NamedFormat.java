@@ -3,10 +3,13 @@ package org.sparknet.apps.data.formats;
 import java.io.Serializable;
 import java.util.Set;
 import org.sparknet.api.data.DataFormat;
+import org.sparknet.api.data.DataRequest;
+import org.sparknet.api.data.DataSource;
 
 /**
- * A format's name, help line, kind and settings, given once at construction. Serializable because a
- * format may travel with the tasks that read it (the Datum stores open themselves there).
+ * A format's name, help line, kind and settings, given once at construction, and the refusal of a
+ * labels file that only IDX takes. Serializable because a format may travel with the tasks that
+ * read it (the Datum stores open themselves there).
  */
 abstract class NamedFormat implements DataFormat, Serializable {
   private static final long serialVersionUID = 1L;
@@ -42,4 +45,21 @@ abstract class NamedFormat implements DataFormat, Serializable {
   public final Set<String> settings() {
     return settings;
   }
+
+  /** Refuses a separate labels file where the format takes none (all but IDX), then opens. */
+  @Override
+  public final DataSource open(DataRequest r) {
+    if (!takesLabelsFile()) {
+      Sources.noLabelsFile(r, name);
+    }
+    return openData(r);
+  }
+
+  /** Whether {@link DataRequest#labelsUri()} may name a labels file of its own. */
+  boolean takesLabelsFile() {
+    return false;
+  }
+
+  /** {@link #open}, once a labels file the format does not take has been refused. */
+  abstract DataSource openData(DataRequest r);
 }

@@ -32,8 +32,7 @@ public final class ParquetFormat extends NamedFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     return new Source(
         this,
         Sources.existing(r).toString(),
