@@ -2,6 +2,8 @@ package org.sparknet.caffe;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import org.sparknet.caffe.internal.NetUpgrade;
 import org.sparknet.caffe.internal.ProtoSchema;
 import org.sparknet.caffe.internal.SolverUpgrade;
@@ -55,14 +57,7 @@ public final class CaffeDefinitions {
    *     input_dim not 4 per input, a V1 field with no current equivalent)
    */
   public static Upgraded upgradeNet(String text, String source) {
-    Message net = TextFormat.parse(text, source);
-    NetUpgrade.Result r = NetUpgrade.of(net, source);
-    if (!r.upgraded()) {
-      return new Upgraded(text, source, List.of());
-    }
-    // check the file as written, so that a typo is reported where it is
-    ProtoSchema.checkNet(net, source);
-    return new Upgraded(TextFormat.print(r.net()), source, r.notes());
+    return upgrade(text, source, NetUpgrade::of, ProtoSchema::checkNet);
   }
 
   /**
@@ -72,12 +67,24 @@ public final class CaffeDefinitions {
    * @throws IllegalArgumentException as {@link #upgradeNet} does
    */
   public static Upgraded upgradeSolver(String text, String source) {
-    Message solver = TextFormat.parse(text, source);
-    NetUpgrade.Result r = SolverUpgrade.of(solver, source);
+    return upgrade(text, source, SolverUpgrade::of, ProtoSchema::checkSolver);
+  }
+
+  /**
+   * {@code text} parsed, upgraded by {@code upgrade} and, where it changed, checked as written by
+   * {@code check} (so that a typo is reported where it is) and printed again.
+   */
+  private static Upgraded upgrade(
+      String text,
+      String source,
+      BiFunction<Message, String, NetUpgrade.Result> upgrade,
+      BiConsumer<Message, String> check) {
+    Message parsed = TextFormat.parse(text, source);
+    NetUpgrade.Result r = upgrade.apply(parsed, source);
     if (!r.upgraded()) {
       return new Upgraded(text, source, List.of());
     }
-    ProtoSchema.checkSolver(solver, source);
+    check.accept(parsed, source);
     return new Upgraded(TextFormat.print(r.net()), source, r.notes());
   }
 }

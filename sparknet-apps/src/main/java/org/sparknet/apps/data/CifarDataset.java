@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.data.Example;
@@ -83,22 +82,16 @@ public final class CifarDataset {
    */
   public JavaRDD<Example> toRdd(
       JavaSparkContext sc, int partitions, float scale, ImageTransform transform) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
-    }
     // Locals only: the closure must not capture this object.
     List<StoragePath> paths = paths();
     CifarFile.Variant variant = files.get(0).variant();
     boolean useCoarse = coarse;
-    int n = count();
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
-    return sc.parallelize(shards, partitions)
-        .flatMap(
-            shard -> {
-              int from = (int) ((long) n * shard / partitions);
-              int to = (int) ((long) n * (shard + 1) / partitions);
-              return read(paths, variant, useCoarse, from, to, scale, transform).iterator();
-            });
+    return RecordShards.read(
+        sc,
+        0,
+        count(),
+        partitions,
+        (from, to) -> read(paths, variant, useCoarse, from, to, scale, transform));
   }
 
   private List<StoragePath> paths() {

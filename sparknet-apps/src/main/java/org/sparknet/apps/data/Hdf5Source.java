@@ -4,8 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.data.Example;
@@ -178,23 +176,17 @@ public final class Hdf5Source {
    * data values are multiplied by {@code scale} (Caffe's HDF5Data applies none: 1).
    */
   public JavaRDD<Example> toRdd(JavaSparkContext sc, int partitions, float scale) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
-    }
     // Locals only: the closure must not capture this object.
     List<StoragePath> paths = files;
     int[] counts = rows.clone();
     String data = dataTop;
     String label = labelTop;
-    int n = count();
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
-    return sc.parallelize(shards, partitions)
-        .flatMap(
-            shard -> {
-              int from = (int) ((long) n * shard / partitions);
-              int to = (int) ((long) n * (shard + 1) / partitions);
-              return read(paths, counts, data, label, from, to, scale).iterator();
-            });
+    return RecordShards.read(
+        sc,
+        0,
+        count(),
+        partitions,
+        (from, to) -> read(paths, counts, data, label, from, to, scale));
   }
 
   private static List<Example> read(

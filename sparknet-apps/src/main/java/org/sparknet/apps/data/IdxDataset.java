@@ -4,8 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.attribute.AttributeGroup;
@@ -141,9 +139,6 @@ public final class IdxDataset {
    */
   public JavaRDD<Example> toRdd(
       JavaSparkContext sc, int from, int to, int partitions, float scale) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
-    }
     if (from < 0 || to > count() || from > to) {
       throw new IllegalArgumentException(
           "Records [" + from + ", " + to + ") are outside the " + count() + " in " + images.path());
@@ -152,16 +147,8 @@ public final class IdxDataset {
     // driver: an executor's working directory is its own (on a standalone worker, work/APP/N).
     StoragePath imagesPath = images.path();
     StoragePath labelsPath = labelsPath();
-    int n = to - from;
-    int first = from;
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
-    return sc.parallelize(shards, partitions)
-        .flatMap(
-            shard -> {
-              int a = first + (int) ((long) n * shard / partitions);
-              int b = first + (int) ((long) n * (shard + 1) / partitions);
-              return read(imagesPath, labelsPath, a, b, scale).iterator();
-            });
+    return RecordShards.read(
+        sc, from, to - from, partitions, (a, b) -> read(imagesPath, labelsPath, a, b, scale));
   }
 
   /**
@@ -183,34 +170,29 @@ public final class IdxDataset {
               + ") of "
               + images.path());
     }
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be >= 1 but was " + partitions);
-    }
     StoragePath imagesPath = images.path();
     StoragePath labelsPath = labelsPath();
-    int n = to - from;
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
     JavaRDD<Row> rows =
-        JavaSparkContext.fromSparkContext(spark.sparkContext())
-            .parallelize(shards, partitions)
-            .flatMap(
-                shard -> {
-                  int a = from + (int) ((long) n * shard / partitions);
-                  int b = from + (int) ((long) n * (shard + 1) / partitions);
-                  List<Example> examples = read(imagesPath, labelsPath, a, b, scale);
-                  List<Row> out = new ArrayList<>(examples.size());
-                  for (int i = 0; i < examples.size(); i++) {
-                    float[] f = examples.get(i).features();
-                    double[] d = new double[f.length];
-                    for (int j = 0; j < f.length; j++) {
-                      d[j] = f[j];
-                    }
-                    out.add(
-                        RowFactory.create(
-                            (long) a + i, Vectors.dense(d), (double) examples.get(i).label()));
-                  }
-                  return out.iterator();
-                });
+        RecordShards.read(
+            JavaSparkContext.fromSparkContext(spark.sparkContext()),
+            from,
+            to - from,
+            partitions,
+            (a, b) -> {
+              List<Example> examples = read(imagesPath, labelsPath, a, b, scale);
+              List<Row> out = new ArrayList<>(examples.size());
+              for (int i = 0; i < examples.size(); i++) {
+                float[] f = examples.get(i).features();
+                double[] d = new double[f.length];
+                for (int j = 0; j < f.length; j++) {
+                  d[j] = f[j];
+                }
+                out.add(
+                    RowFactory.create(
+                        (long) a + i, Vectors.dense(d), (double) examples.get(i).label()));
+              }
+              return out;
+            });
     StructType schema =
         new StructType()
             .add("id", DataTypes.LongType, false)

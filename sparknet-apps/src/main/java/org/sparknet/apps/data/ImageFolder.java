@@ -194,25 +194,24 @@ public final class ImageFolder {
       throw new IllegalArgumentException(
           "Image size must be positive but was " + height + "x" + width);
     }
-    OpenCvImage img = null;
-    String why;
-    try {
-      img = OpenCvImage.decode(bytes, true, height, width);
-      why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
-    } catch (RuntimeException e) {
-      why = e.getMessage() != null ? e.getMessage() : e.toString();
-    }
-    if (img == null) {
-      if (lenient) {
-        return null;
-      }
-      throw new IllegalArgumentException(
-          "Cannot decode image "
-              + name
-              + ": "
-              + why
-              + "; fix or remove it, or pass --skip-bad-images to skip and count such files");
-    }
-    return img.chw(scale);
+    OpenCvImage img =
+        OpenCvImage.decodeOrElse(
+            bytes,
+            true,
+            height,
+            width,
+            why -> {
+              if (lenient) {
+                return null;
+              }
+              throw new IllegalArgumentException(
+                  "Cannot decode image "
+                      + name
+                      + ": "
+                      + why
+                      + "; fix or remove it, or pass --skip-bad-images to skip and count such"
+                      + " files");
+            });
+    return img == null ? null : img.chw(scale);
   }
 }

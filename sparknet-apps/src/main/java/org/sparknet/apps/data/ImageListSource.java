@@ -11,8 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -225,15 +223,8 @@ public final class ImageListSource {
     }
     transform.check(spec.height(), spec.width(), "list " + list());
     Spec s = spec; // locals only: the closure must not capture this object
-    int n = s.count();
-    List<Integer> shards = IntStream.range(0, partitions).boxed().collect(Collectors.toList());
-    return sc.parallelize(shards, partitions)
-        .flatMap(
-            shard -> {
-              int from = (int) ((long) n * shard / partitions);
-              int to = (int) ((long) n * (shard + 1) / partitions);
-              return read(s, from, to, scale, transform).iterator();
-            });
+    return RecordShards.read(
+        sc, 0, s.count(), partitions, (from, to) -> read(s, from, to, scale, transform));
   }
 
   private static List<Example> read(
@@ -286,27 +277,22 @@ public final class ImageListSource {
   /** Reads and decodes {@code file}, listed at {@code e}; an undecodable image is an error. */
   private static OpenCvImage decode(
       StoragePath list, ImageList.Entry e, StoragePath file, boolean color, int h, int w) {
-    byte[] bytes = file.readAllBytes();
-    OpenCvImage img = null;
-    String why;
-    try {
-      img = OpenCvImage.decode(bytes, color, h, w);
-      why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
-    } catch (RuntimeException ex) {
-      why = ex.getMessage() != null ? ex.getMessage() : ex.toString();
-    }
-    if (img == null) {
-      throw new IllegalArgumentException(
-          "Cannot decode image "
-              + file
-              + " (list "
-              + list
-              + " line "
-              + e.line()
-              + "): "
-              + why
-              + "; fix the image or remove its line");
-    }
-    return img;
+    return OpenCvImage.decodeOrElse(
+        file.readAllBytes(),
+        color,
+        h,
+        w,
+        why -> {
+          throw new IllegalArgumentException(
+              "Cannot decode image "
+                  + file
+                  + " (list "
+                  + list
+                  + " line "
+                  + e.line()
+                  + "): "
+                  + why
+                  + "; fix the image or remove its line");
+        });
   }
 }

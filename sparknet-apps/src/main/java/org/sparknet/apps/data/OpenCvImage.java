@@ -1,5 +1,6 @@
 package org.sparknet.apps.data;
 
+import java.util.function.Function;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.global.opencv_core;
 import org.bytedeco.opencv.global.opencv_imgcodecs;
@@ -52,6 +53,26 @@ final class OpenCvImage {
         return of(sized);
       }
     }
+  }
+
+  /**
+   * {@link #decode}, or what {@code failure} makes of the reason it could not (OpenCV's own words
+   * where it threw, else that imdecode recognised no format): callers name the file and choose to
+   * throw or to skip it.
+   */
+  static OpenCvImage decodeOrElse(
+      byte[] bytes, boolean color, int height, int width, Function<String, OpenCvImage> failure) {
+    String why;
+    try {
+      OpenCvImage img = decode(bytes, color, height, width);
+      if (img != null) {
+        return img;
+      }
+      why = "OpenCV's imdecode recognises no image format in its " + bytes.length + " bytes";
+    } catch (RuntimeException e) {
+      why = e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+    return failure.apply(why);
   }
 
   /**

@@ -157,11 +157,7 @@ public final class GpuCheckRates {
     int rounds = number("rounds", 2);
     String sparkDevice = opt.getOrDefault("spark-device", device);
     SparkSession spark =
-        SparkSettings.apply(
-                SparkSession.builder()
-                    .master("local[" + workers + "]")
-                    .appName("SparkNet GPU check"))
-            .config("spark.ui.enabled", "false")
+        LoopBenchmark.localSpark(workers, "SparkNet GPU check")
             // Every weight of every worker comes to the driver each round: many AlexNet-sized
             // workers bring more than Spark's default limit of results.
             .config("spark.driver.maxResultSize", "0")

@@ -71,13 +71,7 @@ public final class LoopBenchmark {
         opt.output().toAbsolutePath());
     MarkdownSections.stampSections("_Measured " + now() + " by `" + opt.command() + "`._");
     writeSetup(null);
-    SparkSession spark =
-        SparkSettings.apply(
-                SparkSession.builder()
-                    .master("local[" + WORKERS + "]")
-                    .appName("SparkNet loop benchmark"))
-            .config("spark.ui.enabled", "false")
-            .getOrCreate();
+    SparkSession spark = localSpark(WORKERS, "SparkNet loop benchmark").getOrCreate();
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       BenchRun run =
@@ -210,5 +204,12 @@ public final class LoopBenchmark {
   private static String now() {
     return ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT));
+  }
+
+  /** A local session of {@code workers} task threads with SparkNet's settings and no web UI. */
+  static SparkSession.Builder localSpark(int workers, String appName) {
+    return SparkSettings.apply(
+            SparkSession.builder().master("local[" + workers + "]").appName(appName))
+        .config("spark.ui.enabled", "false");
   }
 }

@@ -11,7 +11,6 @@ import java.util.TreeMap;
  * section 7 measured in this run, and how that compares with the SparkNet paper's figures.
  */
 final class ModelSection {
-  private static final int[] WORKERS = {1, 2, 4, 8, 16, 32, 64};
 
   private final BenchRun run;
   private final SplitSection split;
@@ -26,13 +25,9 @@ final class ModelSection {
     double s = WeightComponents.serialisationBytesPerSecond(60_965_224, 3);
     StringBuilder md = new StringBuilder("### 8. Beyond this machine: a cost model\n\n");
     md.append(intro(s));
-    StringBuilder head = new StringBuilder("| net | tau | c (ms) | o (ms) | M (MB) |");
-    StringBuilder rule = new StringBuilder("|---|---:|---:|---:|---:|");
-    for (int w : WORKERS) {
-      head.append(" W=").append(w).append(" |");
-      rule.append("---:|");
-    }
-    md.append(head).append("\n").append(rule).append("\n");
+    md.append(
+        RingModelTable.workerColumns(
+            "| net | tau | c (ms) | o (ms) | M (MB) |", "|---|---:|---:|---:|---:|"));
     String paper = "";
     Map<String, RingModelTable.GpuCompute> gpus = RingModelTable.gpuCompute(run.opt().output());
     List<RingModelTable.Case> cases = new ArrayList<>();
@@ -58,7 +53,7 @@ final class ModelSection {
                 c,
                 o,
                 f.weightFloats() * 4.0 / 1e6));
-        for (int w : WORKERS) {
+        for (int w : RingModelTable.WORKERS) {
           md.append(String.format(Locale.ROOT, " %.1f |", m.speedUp(w, tau)));
         }
         md.append("\n");

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * GPU), and how both compare with the published scaling of the SparkNet paper and of Horovod.
  */
 final class RingModelTable {
-  private static final int[] WORKERS = {1, 2, 4, 8, 16, 32, 64};
+  /** The worker counts the cost-model tables (this one and section 8's) have a column for. */
+  static final int[] WORKERS = {1, 2, 4, 8, 16, 32, 64};
+
   private static final double[] GBITS = {10, 25, 100};
 
   /** A row of section 11's GPU table: net, its batch, and the plain solver loop's images/s. */
@@ -82,13 +84,7 @@ final class RingModelTable {
                 + " Same optimism as section 8: no contention, no statistical cost.\n\n",
             CostModel.RING_HOP_SECONDS * 1e6,
             serialisation / 1e9));
-    StringBuilder head = new StringBuilder("| net | compute | tau | Gbit/s |");
-    StringBuilder rule = new StringBuilder("|---|---|---:|---:|");
-    for (int w : WORKERS) {
-      head.append(" W=").append(w).append(" |");
-      rule.append("---:|");
-    }
-    md.append(head).append("\n").append(rule).append("\n");
+    md.append(workerColumns("| net | compute | tau | Gbit/s |", "|---|---|---:|---:|"));
     for (Case c : cases) {
       for (int tau : List.of(1, 10, 50)) {
         for (double gbit : GBITS) {
@@ -148,5 +144,16 @@ final class RingModelTable {
         100 * perStep.ringSpeedUp(64, 1) / 64,
         100 * perStep.speedUp(64, 1) / 64,
         100 * tenSteps.ringSpeedUp(64, 10) / 64);
+  }
+
+  /** A table's header and rule lines: {@code head}'s columns, then one a worker count. */
+  static String workerColumns(String head, String rule) {
+    StringBuilder h = new StringBuilder(head);
+    StringBuilder r = new StringBuilder(rule);
+    for (int w : WORKERS) {
+      h.append(" W=").append(w).append(" |");
+      r.append("---:|");
+    }
+    return h + "\n" + r + "\n";
   }
 }

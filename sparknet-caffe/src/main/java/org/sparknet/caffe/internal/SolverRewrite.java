@@ -3,7 +3,6 @@ package org.sparknet.caffe.internal;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.bytedeco.caffe.FloatSolverRegistry;
 import org.bytedeco.caffe.StringVector;
@@ -19,15 +18,6 @@ import org.sparknet.caffe.internal.TextFormat.Message;
 final class SolverRewrite {
   private static final List<String> LR_POLICIES =
       List.of("fixed", "step", "exp", "inv", "multistep", "poly", "sigmoid");
-
-  private static final Map<String, String> LEGACY_SOLVER_TYPES =
-      Map.of(
-          "SGD", "SGD",
-          "NESTEROV", "Nesterov",
-          "ADAGRAD", "AdaGrad",
-          "RMSPROP", "RMSProp",
-          "ADADELTA", "AdaDelta",
-          "ADAM", "Adam");
 
   /** Fields that name files, run Caffe's own loop or pick the device: SparkNet sets them. */
   private static final List<String> REPLACED_FIELDS =
@@ -64,7 +54,7 @@ final class SolverRewrite {
     String type = solver.value("type", null);
     Field legacy = solver.first("solver_type");
     if (type == null && legacy != null) {
-      type = LEGACY_SOLVER_TYPES.get(legacy.value());
+      type = SolverUpgrade.TYPES.get(legacy.value());
     }
     if (type == null) {
       type = "SGD";

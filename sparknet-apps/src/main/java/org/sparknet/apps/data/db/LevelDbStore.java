@@ -14,13 +14,11 @@ import org.sparknet.apps.data.db.leveldb.LevelDbReader;
  *
  * <p>Not thread-safe: one store per task.
  */
-public final class LevelDbStore implements RecordStore {
-  private final String location;
+public final class LevelDbStore extends ReadOnlyStore {
   private final LevelDbReader reader;
-  private boolean closed;
 
   private LevelDbStore(String location, LevelDbReader reader) {
-    this.location = location;
+    super("LevelDB", location);
     this.reader = reader;
   }
 
@@ -37,11 +35,6 @@ public final class LevelDbStore implements RecordStore {
         location, LevelDbReader.open(dir.fileSystem(), dir.hadoopPath(), location));
   }
 
-  @Override
-  public String location() {
-    return location;
-  }
-
   /** -1: LevelDB keeps no count; only a full scan could tell. */
   @Override
   public long count() {
@@ -54,12 +47,7 @@ public final class LevelDbStore implements RecordStore {
    * and the log's writes; fewer than {@code n} when the database has fewer blocks.
    */
   @Override
-  public List<KeyRange> split(int n) {
-    checkOpen();
-    if (n < 1) {
-      throw new IllegalArgumentException(
-          "Cannot split " + location + " into " + n + " ranges; ask for 1 or more");
-    }
+  List<KeyRange> ranges(int n) {
     List<KeyRange> out = new ArrayList<>();
     byte[] from = null;
     for (byte[] boundary : reader.splitKeys(n)) {
@@ -86,21 +74,5 @@ public final class LevelDbStore implements RecordStore {
   public long logBytes() {
     checkOpen();
     return reader.logBytes();
-  }
-
-  @Override
-  public void close() {
-    closed = true;
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("The LevelDB store " + location + " is closed");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "LevelDbStore[" + location + "]";
   }
 }

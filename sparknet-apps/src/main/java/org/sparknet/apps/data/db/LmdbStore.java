@@ -16,19 +16,17 @@ import org.sparknet.api.storage.StoragePath;
  * reader see the last committed transaction without it, which is what a read-only copy on HDFS or
  * S3 needs. An LMDB written to while it is read may show a later or an earlier transaction.
  */
-public final class LmdbStore implements RecordStore {
+public final class LmdbStore extends ReadOnlyStore {
   /** md_flags that change LMDB's key order or keep several values a key: not Caffe's layout. */
   private static final int MDB_REVERSEKEY = 0x02;
 
   private static final int MDB_DUPSORT = 0x04;
   private static final int MDB_INTEGERKEY = 0x08;
 
-  private final String location;
   private final LmdbFile file;
-  private boolean closed;
 
   private LmdbStore(String location, LmdbFile file) {
-    this.location = location;
+    super("LMDB", location);
     this.file = file;
   }
 
@@ -58,7 +56,7 @@ public final class LmdbStore implements RecordStore {
     if ((flags & MDB_DUPSORT) != 0) {
       throw new IllegalArgumentException(
           "LMDB "
-              + location
+              + location()
               + " is a dup-sort database (several values a key), not Caffe's layout of one Datum"
               + " a key; write it with convert_imageset or one put per key");
     }
@@ -67,7 +65,7 @@ public final class LmdbStore implements RecordStore {
           String.format(
               "LMDB %s orders its keys by its own comparator (flags 0x%04X), not bytewise as"
                   + " Caffe's LMDBs do; it cannot be split into key ranges",
-              location, flags));
+              location(), flags));
     }
     if (file.meta().root() != LmdbFile.NO_ROOT) {
       LmdbPage leaf = leftmostLeaf(file.page(file.meta().root()), new ArrayDeque<>());
@@ -75,11 +73,6 @@ public final class LmdbStore implements RecordStore {
         checkNode(leaf, 0);
       }
     }
-  }
-
-  @Override
-  public String location() {
-    return location;
   }
 
   /** Exactly: the main database's {@code md_entries}. */
@@ -102,16 +95,11 @@ public final class LmdbStore implements RecordStore {
 
   /** How a record of this LMDB is named in messages: "LMDB URI, record 'KEY'". */
   public String recordName(byte[] key) {
-    return "LMDB " + location + ", record " + KeyRange.show(key);
+    return "LMDB " + location() + ", record " + KeyRange.show(key);
   }
 
   @Override
-  public List<KeyRange> split(int n) {
-    checkOpen();
-    if (n < 1) {
-      throw new IllegalArgumentException(
-          "LMDB " + location + " cannot be split into " + n + " ranges; at least 1 is needed");
-    }
+  List<KeyRange> ranges(int n) {
     return LmdbSplit.ranges(file, n);
   }
 
@@ -189,7 +177,7 @@ public final class LmdbStore implements RecordStore {
     if ((flags & LmdbPage.F_SUBDATA) != 0) {
       throw new IllegalArgumentException(
           "LMDB "
-              + location
+              + location()
               + " holds named sub-databases ("
               + KeyRange.show(leaf.key(i))
               + " is one), not Caffe's layout of records in the main database");
@@ -209,23 +197,9 @@ public final class LmdbStore implements RecordStore {
     return leaf.inlineValue(i);
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("LMDB " + location + " is closed");
-    }
-  }
-
   @Override
-  public void close() {
-    if (!closed) {
-      closed = true;
-      file.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "LMDB " + location;
+  void release() {
+    file.close();
   }
 
   /** A branch page on the path to the current leaf and the child taken there. */

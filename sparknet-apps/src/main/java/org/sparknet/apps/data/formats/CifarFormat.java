@@ -2,15 +2,8 @@ package org.sparknet.apps.data.formats;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.SparkSession;
-import org.sparknet.api.data.DataFormat;
 import org.sparknet.api.data.DataRequest;
 import org.sparknet.api.data.DataSource;
-import org.sparknet.api.data.Example;
-import org.sparknet.api.data.ReadPlan;
-import org.sparknet.api.data.SampleHints;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.data.CifarDataset;
 import org.sparknet.apps.data.CifarFile;
@@ -21,20 +14,15 @@ import org.sparknet.apps.data.IdxInput;
  * CIFAR-100 variant. Channels stay in the files' R,G,B order, as Caffe's convert_cifar_data keeps
  * them.
  */
-public class CifarFormat implements DataFormat {
-  @Override
-  public String name() {
-    return "cifar";
+public class CifarFormat extends NamedFormat {
+  private static final long serialVersionUID = 1L;
+
+  public CifarFormat() {
+    this("cifar", "CIFAR-10 binary batches (.bin)");
   }
 
-  @Override
-  public String description() {
-    return "CIFAR-10 binary batches (.bin)";
-  }
-
-  @Override
-  public Kind kind() {
-    return Kind.IMAGE;
+  CifarFormat(String name, String description, String... settings) {
+    super(name, description, Kind.IMAGE, settings);
   }
 
   CifarFile.Variant variant() {
@@ -46,56 +34,28 @@ public class CifarFormat implements DataFormat {
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     List<StoragePath> files = new ArrayList<>();
     for (String part : r.uri().split(",")) {
       files.add(IdxInput.file(part.strip(), r.option()));
     }
-    return new Source(this, CifarDataset.openAt(files, variant(), coarse(r)));
-  }
-
-  private record Source(DataFormat format, CifarDataset cifar) implements DataSource {
-    @Override
-    public long count() {
-      return cifar.count();
-    }
-
-    @Override
-    public boolean labelled() {
-      return true;
-    }
-
-    @Override
-    public List<Integer> sampleShape(SampleHints hints) {
-      return CifarDataset.sampleShape();
-    }
-
-    @Override
-    public JavaRDD<Example> read(SparkSession spark, ReadPlan plan) {
-      return cifar.toRdd(
-          Sources.context(spark),
-          plan.partitions(),
-          plan.scale(),
-          Sources.meanTransform(plan, CifarDataset.sampleShape()));
-    }
+    CifarDataset cifar = CifarDataset.openAt(files, variant(), coarse(r));
+    List<Integer> shape = CifarDataset.sampleShape();
+    return new ShardedSource(
+        this,
+        cifar.count(),
+        true,
+        shape,
+        (sc, plan) ->
+            cifar.toRdd(sc, plan.partitions(), plan.scale(), Sources.meanTransform(plan, shape)));
   }
 
   /** CIFAR-100: the fine label (100 classes) or, with {@code cifar100-label=coarse}, the coarse. */
   public static final class Cifar100Format extends CifarFormat {
-    @Override
-    public String name() {
-      return "cifar100";
-    }
+    private static final long serialVersionUID = 1L;
 
-    @Override
-    public String description() {
-      return "CIFAR-100 binary batches (.bin)";
-    }
-
-    @Override
-    public Set<String> settings() {
-      return Set.of("cifar100-label");
+    public Cifar100Format() {
+      super("cifar100", "CIFAR-100 binary batches (.bin)", "cifar100-label");
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.SparkSession;
-import org.sparknet.api.data.DataFormat;
 import org.sparknet.api.data.DataRequest;
 import org.sparknet.api.data.DataSource;
 import org.sparknet.api.data.Example;
@@ -27,7 +26,7 @@ import org.sparknet.apps.data.db.RecordStore;
  * record must have the first one's channels, height and width, as a Caffe net's fixed input shape
  * needs.
  */
-abstract class DatumStoreFormat implements DataFormat, Serializable {
+abstract class DatumStoreFormat extends NamedFormat {
   private static final long serialVersionUID = 1L;
 
   /**
@@ -37,22 +36,31 @@ abstract class DatumStoreFormat implements DataFormat, Serializable {
    */
   static final int CHUNKS = 16;
 
+  /** Opens a store on any Hadoop file system; travels with the tasks (a method reference). */
+  @FunctionalInterface
+  interface Opener extends Serializable {
+    RecordStore open(StoragePath location);
+  }
+
+  private final String kindName;
+  private final Opener opener;
+
+  /** {@code kindName} ("LMDB", "LevelDB") names the store in messages. */
+  DatumStoreFormat(String name, String description, String kindName, Opener opener) {
+    super(name, description, Kind.IMAGE);
+    this.kindName = kindName;
+    this.opener = opener;
+  }
+
   /** The store at {@code location}, on any Hadoop file system. */
-  abstract RecordStore openStore(StoragePath location);
-
-  /** "LMDB" or "LevelDB", for messages. */
-  abstract String kindName();
-
-  @Override
-  public Kind kind() {
-    return Kind.IMAGE;
+  final RecordStore openStore(StoragePath location) {
+    return opener.open(location);
   }
 
   @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     StoragePath location = Sources.existing(r);
-    String what = kindName() + " " + location;
+    String what = kindName + " " + location;
     try (RecordStore store = openStore(location)) {
       First first = First.of(store);
       if (first == null) {

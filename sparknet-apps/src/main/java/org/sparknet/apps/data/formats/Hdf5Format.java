@@ -1,14 +1,7 @@
 package org.sparknet.apps.data.formats;
 
-import java.util.List;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.SparkSession;
-import org.sparknet.api.data.DataFormat;
 import org.sparknet.api.data.DataRequest;
 import org.sparknet.api.data.DataSource;
-import org.sparknet.api.data.Example;
-import org.sparknet.api.data.ReadPlan;
-import org.sparknet.api.data.SampleHints;
 import org.sparknet.apps.data.Hdf5Source;
 
 /**
@@ -16,48 +9,24 @@ import org.sparknet.apps.data.Hdf5Source;
  * {@code label} dataset of the same first dimension, read as they are (Caffe's HDF5Data layer
  * transforms nothing).
  */
-public final class Hdf5Format implements DataFormat {
-  @Override
-  public String name() {
-    return "hdf5";
+public final class Hdf5Format extends NamedFormat {
+  private static final long serialVersionUID = 1L;
+
+  public Hdf5Format() {
+    super(
+        "hdf5",
+        "a list file of .h5 files with data and label datasets (Caffe's HDF5Data)",
+        Kind.VECTOR);
   }
 
   @Override
-  public String description() {
-    return "a list file of .h5 files with data and label datasets (Caffe's HDF5Data)";
-  }
-
-  @Override
-  public Kind kind() {
-    return Kind.VECTOR;
-  }
-
-  @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
-    Hdf5Source s = Hdf5Source.open(Sources.existing(r), Hdf5Source.DATA, Hdf5Source.LABEL);
-    return new Source(this, s);
-  }
-
-  private record Source(DataFormat format, Hdf5Source h5) implements DataSource {
-    @Override
-    public long count() {
-      return h5.count();
-    }
-
-    @Override
-    public boolean labelled() {
-      return h5.labelled();
-    }
-
-    @Override
-    public List<Integer> sampleShape(SampleHints hints) {
-      return h5.sampleShape();
-    }
-
-    @Override
-    public JavaRDD<Example> read(SparkSession spark, ReadPlan plan) {
-      return h5.toRdd(Sources.context(spark), plan.partitions(), plan.scale());
-    }
+  DataSource openData(DataRequest r) {
+    Hdf5Source h5 = Hdf5Source.open(Sources.existing(r), Hdf5Source.DATA, Hdf5Source.LABEL);
+    return new ShardedSource(
+        this,
+        h5.count(),
+        h5.labelled(),
+        h5.sampleShape(),
+        (sc, plan) -> h5.toRdd(sc, plan.partitions(), plan.scale()));
   }
 }

@@ -1,15 +1,8 @@
 package org.sparknet.apps.data.formats;
 
 import java.util.List;
-import java.util.Set;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.SparkSession;
-import org.sparknet.api.data.DataFormat;
 import org.sparknet.api.data.DataRequest;
 import org.sparknet.api.data.DataSource;
-import org.sparknet.api.data.Example;
-import org.sparknet.api.data.ReadPlan;
-import org.sparknet.api.data.SampleHints;
 import org.sparknet.api.storage.StoragePath;
 import org.sparknet.apps.data.ImageListSource;
 
@@ -18,30 +11,22 @@ import org.sparknet.apps.data.ImageListSource;
  * ReadImageToCVMat does, with the layer's {@code root_folder}, {@code new_height}/{@code new_width}
  * and {@code is_color} as settings.
  */
-public final class ImageListFormat implements DataFormat {
-  @Override
-  public String name() {
-    return "imagelist";
+public final class ImageListFormat extends NamedFormat {
+  private static final long serialVersionUID = 1L;
+
+  public ImageListFormat() {
+    super(
+        "imagelist",
+        "a list file of 'path label' lines (Caffe's ImageData)",
+        Kind.IMAGE,
+        "root-folder",
+        "new-height",
+        "new-width",
+        "is-color");
   }
 
   @Override
-  public String description() {
-    return "a list file of 'path label' lines (Caffe's ImageData)";
-  }
-
-  @Override
-  public Kind kind() {
-    return Kind.IMAGE;
-  }
-
-  @Override
-  public Set<String> settings() {
-    return Set.of("root-folder", "new-height", "new-width", "is-color");
-  }
-
-  @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     StoragePath list = Sources.existing(r);
     ImageListSource s =
         ImageListSource.open(
@@ -50,7 +35,14 @@ public final class ImageListFormat implements DataFormat {
             number(r, "new-height"),
             number(r, "new-width"),
             Boolean.parseBoolean(r.setting("is-color", "true")));
-    return new Source(this, s);
+    List<Integer> shape = s.sampleShape();
+    return new ShardedSource(
+        this,
+        s.count(),
+        s.labelled(),
+        shape,
+        (sc, plan) ->
+            s.toRdd(sc, plan.partitions(), plan.scale(), Sources.meanTransform(plan, shape)));
   }
 
   private static int number(DataRequest r, String name) {
@@ -60,32 +52,6 @@ public final class ImageListFormat implements DataFormat {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           r.option() + ": " + name.replace('-', '_') + " must be a number but is '" + v + "'", e);
-    }
-  }
-
-  private record Source(DataFormat format, ImageListSource list) implements DataSource {
-    @Override
-    public long count() {
-      return list.count();
-    }
-
-    @Override
-    public boolean labelled() {
-      return list.labelled();
-    }
-
-    @Override
-    public List<Integer> sampleShape(SampleHints hints) {
-      return list.sampleShape();
-    }
-
-    @Override
-    public JavaRDD<Example> read(SparkSession spark, ReadPlan plan) {
-      return list.toRdd(
-          Sources.context(spark),
-          plan.partitions(),
-          plan.scale(),
-          Sources.meanTransform(plan, list.sampleShape()));
     }
   }
 }

@@ -1,7 +1,6 @@
 package org.sparknet.apps.data.formats;
 
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.LongAccumulator;
@@ -18,30 +17,20 @@ import org.sparknet.apps.data.ImageFolder;
  * unlabelled, for prediction), decoded on the executors as Caffe's convert_imageset does and
  * resized to the size the hints give.
  */
-public final class ImagesFormat implements DataFormat {
-  @Override
-  public String name() {
-    return "images";
+public final class ImagesFormat extends NamedFormat {
+  private static final long serialVersionUID = 1L;
+
+  public ImagesFormat() {
+    super(
+        "images",
+        "a folder of class subfolders of JPEG/PNG images",
+        Kind.IMAGE,
+        "image-size",
+        "skip-bad-images");
   }
 
   @Override
-  public String description() {
-    return "a folder of class subfolders of JPEG/PNG images";
-  }
-
-  @Override
-  public Kind kind() {
-    return Kind.IMAGE;
-  }
-
-  @Override
-  public Set<String> settings() {
-    return Set.of("image-size", "skip-bad-images");
-  }
-
-  @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     ImageFolder folder = ImageFolder.open(Sources.existing(r));
     if (r.labelsRequired() && !folder.labelled()) {
       throw new IllegalArgumentException(

@@ -2,7 +2,6 @@ package org.sparknet.apps.data.formats;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -20,30 +19,20 @@ import org.sparknet.api.data.SampleHints;
  * Parquet with a features column (Spark ML vector, {@code array<float>} or {@code array<double>})
  * and a numeric label column, read by Spark itself; one example's shape comes from the hints.
  */
-public final class ParquetFormat implements DataFormat {
-  @Override
-  public String name() {
-    return "parquet";
+public final class ParquetFormat extends NamedFormat {
+  private static final long serialVersionUID = 1L;
+
+  public ParquetFormat() {
+    super(
+        "parquet",
+        "Parquet with a vector/array features column and a label column",
+        Kind.VECTOR,
+        "features-col",
+        "label-col");
   }
 
   @Override
-  public String description() {
-    return "Parquet with a vector/array features column and a label column";
-  }
-
-  @Override
-  public Kind kind() {
-    return Kind.VECTOR;
-  }
-
-  @Override
-  public Set<String> settings() {
-    return Set.of("features-col", "label-col");
-  }
-
-  @Override
-  public DataSource open(DataRequest r) {
-    Sources.noLabelsFile(r, name());
+  DataSource openData(DataRequest r) {
     return new Source(
         this,
         Sources.existing(r).toString(),
