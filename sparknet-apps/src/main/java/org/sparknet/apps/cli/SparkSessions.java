@@ -1,5 +1,6 @@
 package org.sparknet.apps.cli;
 
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.train.SparkSettings;
 
@@ -11,7 +12,9 @@ final class SparkSessions {
   private SparkSessions() {}
 
   static SparkSession local(String master, String appName) {
-    return builder(appName).master(master).getOrCreate();
+    SparkSession.Builder b = builder(appName).master(master);
+    YarnSettings.apply(b, master);
+    return b.getOrCreate();
   }
 
   /**
@@ -28,7 +31,14 @@ final class SparkSessions {
    * here; under spark-submit pass {@code --conf spark.task.cpus=N} yourself.
    */
   static SparkSession forCommand(String master, int localThreads, String appName, int taskCpus) {
+    return forCommand(master, localThreads, appName, taskCpus, Map.of());
+  }
+
+  /** Like {@link #forCommand(String, int, String, int)} with {@code conf} set on the session. */
+  static SparkSession forCommand(
+      String master, int localThreads, String appName, int taskCpus, Map<String, String> conf) {
     SparkSession.Builder b = builder(appName);
+    conf.forEach(b::config);
     if (taskCpus > 1) {
       b.config("spark.task.cpus", Integer.toString(taskCpus));
     }
@@ -37,6 +47,7 @@ final class SparkSessions {
     } else if (System.getProperty("spark.master") == null) {
       b.master("local[" + localThreads + "]");
     }
+    YarnSettings.apply(b, master != null ? master : System.getProperty("spark.master"));
     return b.getOrCreate();
   }
 
