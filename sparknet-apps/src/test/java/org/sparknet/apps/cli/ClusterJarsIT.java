@@ -19,9 +19,9 @@ import org.sparknet.apps.testing.MiniHdfs;
  * bin/sparknet's upload of Spark's jars for {@code --master yarn} ({@link ClusterJars}) against the
  * YARN tests' real HDFS: the first run copies them to ~/.sparknet/spark-VERSION/, a second finds
  * them and copies nothing, a jar that changed size is replaced, and the glob it returns is the one
- * spark.yarn.jars takes. Broken builds: an upload that skipped nothing rewrote both jars on the
- * second run (their modification times moved); one that trusted any existing name kept the stale
- * 3-byte jar.
+ * spark.yarn.jars takes. Broken build: an upload that skipped nothing rewrote the jars on the
+ * second run, "re-uploaded ==> expected: <1796223501967> but was: <1796223502813>" (modification
+ * times).
  */
 class ClusterJarsIT {
   @TempDir Path tmp;

@@ -9,12 +9,16 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The executor memory overhead SparkNet sets or checks on YARN and Kubernetes. Broken builds: with
- * the user's value compared in bytes instead of MiB ("300m" read as 300) every setting was refused;
- * with the nets' bytes left out, the 10 GB net of the last case passed with 300m.
+ * The executor memory overhead SparkNet sets or checks on YARN and Kubernetes. Broken build: with
+ * the user's value read in bytes instead of MiB (300m as 314,572,800, compared with the need in
+ * MiB) the too-small case failed, "Expected java.lang.IllegalArgumentException to be thrown, but
+ * nothing was thrown".
  */
 class MemoryOverheadTest {
-  /** LeNet's estimate (NetMemory for lenet_train_test.prototxt: train batch 64, test batch 100). */
+  /**
+   * About LeNet's estimate: NetMemory gives 23,143,616 bytes for lenet_train_test.prototxt (train
+   * batch 64, test batch 100), as YarnIT's refusal prints it; docs/memory.md measured 22-25 MB RSS.
+   */
   private static final long LENET = 23_000_000;
 
   @Test

@@ -48,11 +48,10 @@ class YarnIT {
 
   /**
    * Trains through a lost container, and the ResourceManager saw the application run to its end.
-   * Broken builds: without HADOOP_CONF_DIR on bin/sparknet's class path the driver looked for a
-   * ResourceManager at 0.0.0.0:8032 and never got one (the run timed out); without the apps jar in
-   * spark.jars every executor task failed with ClassNotFoundException for SparkNet's classes (exit
-   * 1); with the RM's state read at once after the driver exited, the application was still
-   * FINISHING.
+   * Broken build seen: with the RM's state read at once after the driver exited, "expected:
+   * <FINISHED> but was: <FINISHING>". The other parts (HADOOP_CONF_DIR on bin/sparknet's class
+   * path, the apps jar in spark.jars) were not broken on purpose: without them no executor can
+   * reach the ResourceManager or load SparkNet's classes, so the run cannot train.
    */
   @Test
   void trainsFromHdfsInYarnContainersThroughAKilledOneAndWritesTheModelToHdfs() throws Exception {
@@ -89,7 +88,7 @@ class YarnIT {
 
   /**
    * A memory overhead too small for the net's native memory is refused before anything reaches
-   * YARN. Broken build: with the check left out the run trained (exit 0) on 200m containers.
+   * YARN. Not broken on purpose here (a full YARN run); MemoryOverheadTest shows the check red.
    */
   @Test
   void refusesATooSmallMemoryOverheadBeforeTraining() throws Exception {
