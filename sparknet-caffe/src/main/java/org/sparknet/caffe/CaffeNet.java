@@ -84,7 +84,6 @@ public final class CaffeNet implements Net {
   private final SolverStates solverStates;
   private final HostReads reads = new HostReads();
   private final StepProbe probe;
-  private final long nativeBytes; // NetMemory's estimate of the blobs, on this net's device
   private final CheckedStep step;
   private boolean closed;
   private String lastDivergence;
@@ -97,7 +96,6 @@ public final class CaffeNet implements Net {
     FloatSGDSolver s = null;
     StepProbe pr = null;
     List<FloatNet> ts = new ArrayList<>();
-    long nb;
     try (PointerScope scope = new PointerScope()) {
       s = Solvers.create(plan);
       FloatNet train = s.net();
@@ -119,12 +117,10 @@ public final class CaffeNet implements Net {
       for (int k = 0; k < ts.size(); k++) {
         TestPhaseNet.checkInputs(ts.get(k), plan.testNet(k).inputs());
       }
-      NetMemory memory = NetMemory.of(plan, train, ts, deviceId);
       if (deviceId >= 0) {
         // Before the first pass, which allocates on the GPU: Caffe aborts on a failed cudaMalloc.
-        memory.check(CaffeRuntime.freeGpuBytes(deviceId));
+        NetMemory.of(plan, train, ts, deviceId).check(CaffeRuntime.freeGpuBytes(deviceId));
       }
-      nb = memory.bytes();
     } catch (RuntimeException | Error e) {
       ts.forEach(FloatNet::close);
       if (pr != null) {
@@ -136,7 +132,6 @@ public final class CaffeNet implements Net {
       throw e;
     }
     this.solver = s;
-    this.nativeBytes = nb;
     this.probe = pr;
     this.testNets = List.copyOf(ts);
     InputTransforms tr = null;
@@ -202,8 +197,7 @@ public final class CaffeNet implements Net {
 
   @Override
   public long nativeBytes() {
-    checkOpen();
-    return nativeBytes;
+    return onDevice(() -> NetMemory.of(plan, solver.net(), testNets, deviceId).bytes());
   }
 
   @Override

@@ -102,7 +102,8 @@ public final class MiniYarn {
         }
         Thread.sleep(100);
       }
-      Path confDir = Files.createDirectories(dir.resolve("hadoop-conf"));
+      // The HADOOP_CONF_DIR of this JVM's own YARN clients (the failsafe configuration names it).
+      Path confDir = Files.createDirectories(StandaloneCluster.TARGET.resolve("yarn/hadoop-conf"));
       try (OutputStream out = Files.newOutputStream(confDir.resolve("yarn-site.xml"))) {
         live.writeXml(out);
       }
