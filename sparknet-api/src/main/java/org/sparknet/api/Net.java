@@ -194,6 +194,16 @@ public interface Net extends AutoCloseable {
         "engine of net '" + name() + "' (" + getClass().getName() + ") has no solver state");
   }
 
+  /**
+   * Bytes of native memory this net's blobs take, outside the JVM heap where Spark does not count
+   * them: activations and their gradients, weights, gradients and solver history, and the test
+   * nets' activations. An estimate from the shapes (layers' private buffers are not in it) for
+   * sizing {@code spark.executor.memoryOverhead}; 0 for an engine that keeps its state on the heap.
+   */
+  default long nativeBytes() {
+    return 0;
+  }
+
   /** Frees all native state; idempotent. Any later call throws {@link IllegalStateException}. */
   @Override
   void close();

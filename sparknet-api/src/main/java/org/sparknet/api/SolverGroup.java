@@ -367,6 +367,17 @@ public final class SolverGroup implements Net {
     return first().iteration();
   }
 
+  /** The members' native bytes together: each holds its own blobs. */
+  @Override
+  public long nativeBytes() {
+    checkOpen();
+    long sum = 0;
+    for (Net m : members) {
+      sum += m.nativeBytes();
+    }
+    return sum;
+  }
+
   /** Sets every member's max_iter; true when each of them has the setting. */
   @Override
   public boolean setMaxIterations(long maxIterations) {

@@ -196,6 +196,11 @@ public final class CaffeNet implements Net {
   // ---------------------------------------------------------------- Net
 
   @Override
+  public long nativeBytes() {
+    return onDevice(() -> NetMemory.of(plan, solver.net(), testNets, deviceId).bytes());
+  }
+
+  @Override
   public String name() {
     checkOpen();
     return plan.netName();

@@ -33,11 +33,20 @@ final class SparkSessions {
    * here; under spark-submit pass {@code --conf spark.task.cpus=N} yourself.
    */
   static SparkSession forCommand(String master, int localThreads, String appName, int taskCpus) {
+    return forCommand(master, localThreads, appName, taskCpus, Map.of());
+  }
+
+  /** Like {@link #forCommand(String, int, String, int)} with {@code conf} set on the session. */
+  static SparkSession forCommand(
+      String master, int localThreads, String appName, int taskCpus, Map<String, String> conf) {
     String m =
         master == null && System.getProperty("spark.master") == null
             ? "local[" + localThreads + "]"
             : master;
-    return create(m, appName, settings(master, taskCpus, System::getProperty));
+    Map<String, String> all = new LinkedHashMap<>(conf);
+    all.putAll(
+        settings(master, taskCpus, k -> conf.containsKey(k) ? conf.get(k) : System.getProperty(k)));
+    return create(m, appName, all);
   }
 
   /**
@@ -79,6 +88,7 @@ final class SparkSessions {
       b.master(master);
     }
     settings.forEach(b::config);
+    YarnSettings.apply(b, master != null ? master : System.getProperty("spark.master"));
     return b.getOrCreate();
   }
 }

@@ -2,6 +2,7 @@ package org.sparknet.apps.cli;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -279,9 +280,18 @@ public final class TrainCommand implements Callable<Integer> {
   /** Starts Spark and trains; {@code slots} is the worker count, or 0 for the cluster's slots. */
   private int run(Plan p, int slots, StopSignals signals) {
     PrintStream out = System.out;
+    String master =
+        sparkOptions.master != null ? sparkOptions.master : System.getProperty("spark.master");
+    Map<String, String> conf = new HashMap<>();
+    MemoryOverhead.forRun(master, p.def(), slots, groupSize)
+        .ifPresent(
+            v -> {
+              out.println(MemoryOverhead.KEY + " " + v + " (the net's native memory)");
+              conf.put(MemoryOverhead.KEY, v);
+            });
     SparkSession spark =
         SparkSessions.forCommand(
-            sparkOptions.master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize);
+            sparkOptions.master, Math.max(1, slots) * groupSize, "SparkNet train", groupSize, conf);
     try {
       int w = slots > 0 ? slots : TaskSlots.ofSession(spark, groupSize);
       TrainerConfig cfg = setup.config(p.def(), p.avg(), p.settings(), p.files().metrics(), w);

@@ -23,13 +23,16 @@ import org.sparknet.api.Phase;
  * @param net the net's name
  * @param batch the training batch size (the first axis of the first training input)
  * @param bytes the predicted bytes
- * @param device the device, "gpu:N"
+ * @param device the device, "gpu:N" or "cpu"
  */
 public record NetMemory(String net, int batch, long bytes, String device) {
   /** The estimate of the last net checked in this JVM (the dry run's child reports it). */
   private static volatile NetMemory last;
 
-  /** Predicts what {@code train} and the {@code tests}, built from {@code plan}, ask of the GPU. */
+  /**
+   * Predicts what {@code train} and the {@code tests}, built from {@code plan}, ask of the device
+   * ({@code deviceId} -1 for the CPU, where the same blobs take host memory).
+   */
   public static NetMemory of(NetPlan plan, FloatNet train, List<FloatNet> tests, int deviceId) {
     long activations = 0;
     FloatBlobSharedVector blobs = train.blobs();
@@ -52,7 +55,8 @@ public record NetMemory(String net, int batch, long bytes, String device) {
     long floats = 2 * activations + (2 + histories) * weights + testActivations;
     List<InputBlob> inputs = plan.inputs(Phase.TRAIN);
     int batch = inputs.isEmpty() ? 0 : inputs.get(0).shape()[0];
-    return new NetMemory(plan.netName(), batch, floats * Float.BYTES, "gpu:" + deviceId);
+    return new NetMemory(
+        plan.netName(), batch, floats * Float.BYTES, deviceId < 0 ? "cpu" : "gpu:" + deviceId);
   }
 
   /**
