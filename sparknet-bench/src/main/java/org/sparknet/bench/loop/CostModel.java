@@ -208,4 +208,38 @@ public record CostModel(
     }
     return speedUp * (overheadSeconds + networkSeconds(workers)) / (workers - speedUp);
   }
+
+  /**
+   * Bytes through the driver in one round of the driver's average, as sections 8 and 8b count them:
+   * the broadcast, M, and a(W) results of M, {@code (1 + a(W)) M}.
+   */
+  public double driverBytes(int workers) {
+    return (1 + aggregateTransfers(workers)) * weightBytes;
+  }
+
+  /** Bytes each executor receives and sends in a round of the driver's average: M and M. */
+  public double executorBytes() {
+    return 2 * weightBytes;
+  }
+
+  /**
+   * Bytes through the driver in one all-reduce round: partition 0's copy of the next weights, M,
+   * whatever W.
+   */
+  public double ringDriverBytes() {
+    return weightBytes;
+  }
+
+  /** Bytes each executor sends plus receives in one all-reduce round: twice 3 (W-1)/W M. */
+  public double ringExecutorBytes(int workers) {
+    return 2 * (workers - 1.0) / workers * RING_BYTES_PER_WEIGHT_BYTE * weightBytes;
+  }
+
+  /**
+   * Bytes through the driver per push of an asynchronous mode: the worker's update, M, and the
+   * weights it pulls for its next steps, M.
+   */
+  public double pushBytes() {
+    return 2 * weightBytes;
+  }
 }

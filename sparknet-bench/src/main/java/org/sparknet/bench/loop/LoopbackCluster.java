@@ -51,6 +51,15 @@ final class LoopbackCluster implements AutoCloseable {
 
   /** Starts a master and {@code workers} workers of {@code memory} each (for example "4g"). */
   static LoopbackCluster start(Path dir, int workers, String memory) throws IOException {
+    return start(dir, workers, 1, memory);
+  }
+
+  /**
+   * Starts a master and {@code workers} workers of {@code cores} cores and {@code memory} each: one
+   * worker of many cores runs as many one-core executors (with {@code spark.executor.cores} 1)
+   * without a worker JVM for each.
+   */
+  static LoopbackCluster start(Path dir, int workers, int cores, String memory) throws IOException {
     LoopbackCluster c = new LoopbackCluster(Files.createDirectories(dir));
     try {
       c.daemon(
@@ -74,7 +83,7 @@ final class LoopbackCluster implements AutoCloseable {
                 "--host",
                 host,
                 "--cores",
-                "1",
+                Integer.toString(cores),
                 "--memory",
                 memory,
                 "--work-dir",

@@ -1,0 +1,139 @@
+package org.sparknet.bench.loop;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import jdk.jfr.Recording;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.data.Example;
+import org.sparknet.api.net.ActivationLayer;
+import org.sparknet.api.net.InputLayer;
+import org.sparknet.api.net.LinearLayer;
+import org.sparknet.api.net.NetSpec;
+import org.sparknet.api.net.SoftmaxWithLoss;
+import org.sparknet.api.net.SolverSpec;
+import org.sparknet.api.train.Averaging;
+import org.sparknet.api.train.RoundMetrics;
+import org.sparknet.api.train.SparkNetTrainer;
+import org.sparknet.api.train.SparkSettings;
+import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.api.train.WorkerPushes;
+import org.sparknet.apps.data.FashionMnist;
+
+/**
+ * The driver of the {@code scaling} benchmark ({@link ScalingSection}), in a JVM of its own per
+ * worker count N: a tiny net (784-100-10, so that the round's fixed costs dominate) at tau 1 on N
+ * one-core executors, in {@code plain}, {@code allreduce} and {@code downpour} mode. Each measured
+ * round is printed as {@code round MODE N FROM TO WALL COMPUTE PUSHES} (epoch milliseconds of the
+ * round's start and end, then milliseconds; PUSHES the parameter server's applied pushes, 0 for the
+ * synchronous modes), each mode's driver heap after its rounds as {@code heap MODE N MB} (used heap
+ * after a full collection, the trainer still open). This JVM records its own socket calls ({@link
+ * SocketBytes}) into the file named by its third argument.
+ *
+ * <p>Arguments: the master URL, N, the recording file, rounds per mode, then Spark settings as
+ * {@code key=value}.
+ */
+public final class ScalingRounds {
+  static final int BATCH = 8;
+  static final int HIDDEN = 100;
+  static final long SEED = 42;
+
+  /** Pause between rounds, so that no socket call of one round ends in the next one's window. */
+  private static final long GAP_MILLIS = 400;
+
+  private ScalingRounds() {}
+
+  /** The tiny net: 784 inputs, 100 hidden ReLUs, 10 classes; 79,510 weights. */
+  static NetDefinition tinyNet() {
+    return NetSpec.named("tiny")
+        .add(InputLayer.named("in").setShape(1, 28, 28).setBatchSize(BATCH))
+        .add(LinearLayer.named("fc1").setNumOutput(HIDDEN))
+        .add(ActivationLayer.relu("relu1"))
+        .add(LinearLayer.named("fc2").setNumOutput(10))
+        .add(SoftmaxWithLoss.named("loss"))
+        .toNetDefinition(SolverSpec.sgd(0.01).optMomentum(0.9).optRandomSeed(SEED));
+  }
+
+  /** 784·100 + 100 + 100·10 + 10. */
+  static long tinyNetWeights() {
+    return 784L * HIDDEN + HIDDEN + HIDDEN * 10L + 10;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Recording rec = SocketBytes.start();
+    int n = Integer.parseInt(args[1]);
+    int rounds = Integer.parseInt(args[3]);
+    SparkSession.Builder b = SparkSettings.apply(SparkSession.builder()).master(args[0]);
+    b.appName("SparkNet scaling benchmark N=" + n);
+    SparkSession spark = ClusterRounds.session(b, args, 4);
+    try {
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      awaitExecutors(sc, n);
+      System.out.printf(Locale.ROOT, "executors %d%n", n);
+      JavaRDD<Example> train =
+          FashionMnist.locate(null).train().toRdd(sc, 0, n * 32 * BATCH, n, 1f / 256).cache();
+      train.count();
+      for (Averaging a : List.of(Averaging.PLAIN, Averaging.ALL_REDUCE, Averaging.downpour())) {
+        rounds(sc, train, n, a, rounds);
+      }
+    } finally {
+      spark.stop();
+      rec.stop();
+      rec.dump(Path.of(args[2]));
+    }
+  }
+
+  private static void rounds(JavaSparkContext sc, JavaRDD<Example> in, int n, Averaging a, int r)
+      throws InterruptedException {
+    TrainerConfig cfg =
+        TrainerConfig.builder()
+            .setNetDefinition(tinyNet())
+            .optTau(1)
+            .optWorkers(n)
+            .optSeed(SEED)
+            .optAveraging(a)
+            .build();
+    String mode = a.mode().label();
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      t.setTrainingData(in);
+      t.trainRound(); // builds the executors' nets
+      t.trainRound(); // the executors' paths warm
+      for (int i = 0; i < r; i++) {
+        Thread.sleep(GAP_MILLIS);
+        Instant from = Instant.now();
+        RoundMetrics m = t.trainRound();
+        SocketBytes.Span s = SocketBytes.since(from);
+        long pushes = m.asyncWorkers().stream().mapToLong(WorkerPushes::pushes).sum();
+        System.out.printf(
+            Locale.ROOT,
+            "round %s %d %d %d %d %d %d%n",
+            mode,
+            n,
+            s.fromMillis(),
+            s.toMillis(),
+            m.wallMillis(),
+            m.computeMillis(),
+            pushes);
+      }
+      Thread.sleep(GAP_MILLIS);
+      System.gc();
+      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      System.out.printf(Locale.ROOT, "heap %s %d %.1f%n", mode, n, used / 1048576.0);
+    }
+  }
+
+  static void awaitExecutors(JavaSparkContext sc, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 900_000_000_000L;
+    while (sc.sc().statusTracker().getExecutorInfos().length < n + 1) { // + the driver
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("Fewer than " + n + " executors registered in 900 s");
+      }
+      Thread.sleep(500);
+    }
+  }
+}
