@@ -20,7 +20,6 @@ import org.sparknet.api.data.ShardFeeder;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
-import org.sparknet.api.train.SparkSettings;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
 import org.sparknet.apps.data.IdxDataset;
