@@ -137,6 +137,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
             seed,
             fineTuningDevice(sizes));
     StoragePath outDir = TrainCommand.outputOption(out, "--out");
+    outDir.checkWritable(true, "--out"); // before the data is read and Spark starts
     FashionMnist fashion = fashionMnist.locate();
     IdxDataset trainSet = fashion.train();
     IdxDataset testSet = fashion.test();
@@ -152,7 +153,7 @@ public final class AutoEncoderCommand implements Callable<Integer> {
               + test);
     }
     try {
-      outDir.mkdirs(); // before Spark starts: an unwritable --out is bad input, found at once
+      outDir.mkdirs();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--out: " + e.getMessage(), e);
     }

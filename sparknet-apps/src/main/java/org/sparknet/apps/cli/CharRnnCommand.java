@@ -116,6 +116,7 @@ public final class CharRnnCommand implements Callable<Integer> {
     if (!(lr > 0) || !(temperature > 0) || sample < 0) {
       throw new IllegalArgumentException("--lr and --temperature must be > 0, --sample >= 0");
     }
+    run.checkOutputs();
     PrintStream out = System.out;
     StoragePath dir = text != null ? TrainCommand.outputOption(text, "--text") : defaultText();
     TextCorpus corpus = TextCorpus.scan(dir, ext, maxBytes);

@@ -98,9 +98,10 @@ public final class DemoCommand implements Callable<Integer> {
     TimeBudget budget = timeBudget.budget(this.epochs == null ? chosen.budget() : null);
     Compression compression = compressOption.compression();
     PrintStream out = System.out;
-    FashionMnist dataset = fashionMnist.locate();
     StoragePath plotFile = TrainCommand.outputOption(plot, "--plot");
     plotFile.checkWritable(false, "--plot");
+    run.checkOutputs();
+    FashionMnist dataset = fashionMnist.locate();
     IdxDataset train = dataset.train();
     IdxDataset test = dataset.test();
     String sparkMaster = run.sparkMaster(workers);

@@ -79,6 +79,7 @@ public final class ExportCommand implements Callable<Integer> {
     if (out.exists()) {
       throw new IllegalArgumentException("--onnx " + out + " already exists; choose a new file");
     }
+    out.checkWritable(false, "--onnx"); // before the net is read and converted
     if (sample != null && sampleShape != null) {
       throw new IllegalArgumentException("Give --sample or --sample-shape, not both");
     }

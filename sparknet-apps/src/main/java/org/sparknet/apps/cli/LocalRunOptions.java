@@ -45,6 +45,13 @@ final class LocalRunOptions {
       description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
   String metrics;
 
+  /** Checks, before the app reads its data, that {@code --metrics} (if given) can be written. */
+  void checkOutputs() {
+    if (metrics != null) {
+      TrainCommand.outputOption(metrics, "--metrics").checkWritable(false, "--metrics");
+    }
+  }
+
   /** {@code --tau}, else the app's default. */
   int tau(int defaultTau) {
     return tau == null ? defaultTau : tau;
@@ -65,8 +72,7 @@ final class LocalRunOptions {
 
   /**
    * The settings both apps train with, {@code --seed} and {@code --metrics} included; each adds its
-   * own. Called before Spark starts, so that a bad {@code --metrics} fails at once (before the
-   * first step, the trainer checks that it can be written).
+   * own.
    */
   TrainerConfig.Builder config(NetDefinition def, int workers, int tau, int rounds) {
     TrainerConfig.Builder config =

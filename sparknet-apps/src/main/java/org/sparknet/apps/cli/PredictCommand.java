@@ -64,6 +64,7 @@ public final class PredictCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--output " + out + " already exists; choose a new directory");
     }
+    out.checkWritable(true, "--output"); // before Spark starts and the net runs
     InferenceOptions.Setup setup = inference.setup(data);
     NetDefinition def = setup.def();
     String b = blob != null ? blob : NetProvider.forEngine(def.engine()).defaultScoresBlob(def);

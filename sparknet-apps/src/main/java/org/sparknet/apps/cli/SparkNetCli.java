@@ -5,8 +5,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code sparknet} command line. Exit codes: 0 success, 1 training failed, 2 bad usage or bad
- * input; every failure prints one line that says why.
+ * The {@code sparknet} command line. Exit codes: 0 success, 1 the command failed (training
+ * diverged, or something unexpected), 2 bad usage or bad input; every failure prints one line that
+ * says why. Without {@code --debug}, Spark's own log lines about a failed task, each with its stack
+ * trace, are held back ({@link TaskFailureLogs}).
  */
 @Command(
     name = "sparknet",
@@ -51,7 +53,7 @@ public final class SparkNetCli implements Runnable {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine.getErr().println(describe(e, debug));
+          commandLine.getErr().println(describe(e, debug, commandLine.getCommandName()));
           if (debug) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -66,22 +68,29 @@ public final class SparkNetCli implements Runnable {
               .println("Try '" + e.getCommandLine().getCommandName() + " --help'.");
           return EXIT_BAD_INPUT;
         });
-    return cli.execute(args);
+    try (TaskFailureLogs quiet = debug ? null : TaskFailureLogs.quiet()) {
+      return cli.execute(args);
+    }
   }
 
   /**
-   * The one line a failure prints: the message of bad input and of a diverged run as they are; for
-   * anything else (unexpected) its class and message, and its root cause's, so that it never reads
-   * "null"; without {@code --debug} a hint that it prints the stack trace.
+   * The one line a failure of {@code command} prints: the message of bad input and of a diverged
+   * run as they are; for anything else (unexpected) "COMMAND failed:", its class and message, and
+   * its root cause's, so that it never reads "null"; without {@code --debug} a hint that it prints
+   * the stack trace.
    */
-  static String describe(Throwable e, boolean debug) {
+  static String describe(Throwable e, boolean debug, String command) {
     if (e instanceof IllegalArgumentException && e.getMessage() != null) {
       return "sparknet: error: " + e.getMessage();
     }
     if (e instanceof TrainingDivergedException && e.getMessage() != null) {
       return "sparknet: training failed: " + e.getMessage();
     }
-    StringBuilder sb = new StringBuilder("sparknet: training failed: ").append(classAndMessage(e));
+    StringBuilder sb =
+        new StringBuilder("sparknet: ")
+            .append(command)
+            .append(" failed: ")
+            .append(classAndMessage(e));
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

@@ -89,6 +89,8 @@ final class SparkSessions {
     }
     settings.forEach(b::config);
     YarnSettings.apply(b, master != null ? master : System.getProperty("spark.master"));
-    return b.getOrCreate();
+    SparkSession session = b.getOrCreate();
+    TaskFailureLogs.reapply(); // Spark may have loaded its own log4j2 configuration
+    return session;
   }
 }

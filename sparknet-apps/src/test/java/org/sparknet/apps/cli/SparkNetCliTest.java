@@ -81,25 +81,29 @@ class SparkNetCliTest {
   }
 
   /**
-   * An unexpected exception names its class and message (and its root cause's), never "null"; a
-   * build that printed getMessage() alone gave "sparknet: training failed: null".
+   * An unexpected exception names the command that failed, its class and message (and its root
+   * cause's), never "null"; a build that printed getMessage() alone gave "sparknet: training
+   * failed: null", and one that said "training failed" whatever the command ran gave it for an
+   * export.
    */
   @Test
   void unexpectedFailuresNameTheirClass() {
-    String npe = SparkNetCli.describe(new NullPointerException(), false);
+    String npe = SparkNetCli.describe(new NullPointerException(), false, "train");
     assertEquals(
-        "sparknet: training failed: java.lang.NullPointerException (--debug prints the stack"
-            + " trace)",
+        "sparknet: train failed: java.lang.NullPointerException (--debug prints the stack trace)",
         npe);
     String wrapped =
         SparkNetCli.describe(
-            new IllegalStateException("round 3", new java.io.IOException("disk full")), true);
+            new IllegalStateException("round 3", new java.io.IOException("disk full")),
+            true,
+            "export");
     assertEquals(
-        "sparknet: training failed: java.lang.IllegalStateException: round 3; caused by"
+        "sparknet: export failed: java.lang.IllegalStateException: round 3; caused by"
             + " java.io.IOException: disk full",
         wrapped);
     assertEquals(
-        "sparknet: error: bad", SparkNetCli.describe(new IllegalArgumentException("bad"), false));
+        "sparknet: error: bad",
+        SparkNetCli.describe(new IllegalArgumentException("bad"), false, "test"));
   }
 
   /** --debug is an option of every command; with it a failure prints its stack trace. */
