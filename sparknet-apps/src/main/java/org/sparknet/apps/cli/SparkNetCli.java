@@ -41,8 +41,27 @@ public final class SparkNetCli implements Runnable {
       description = "On a failure, print the stack trace too.")
   boolean debug;
 
+  /**
+   * Exits with {@link #run}'s code, except in the driver of YARN's cluster mode ({@link
+   * YarnSettings#inClusterDriver}): there the ApplicationMaster runs this method on a thread of its
+   * own and reports the application's final status only when it returns (SUCCEEDED) or throws
+   * (FAILED), so it returns on success and throws otherwise. An exit there, even exit 0, ends the
+   * ApplicationMaster before it reports: YARN records "Shutdown hook called before final status was
+   * reported" and FAILED.
+   */
   public static void main(String[] args) {
-    System.exit(run(args));
+    int code = run(args);
+    if (!YarnSettings.inClusterDriver()) {
+      System.exit(code);
+    }
+    if (code != EXIT_OK) {
+      throw new IllegalStateException(
+          "sparknet failed with exit code "
+              + code
+              + (code == EXIT_BAD_INPUT ? " (bad usage or bad input)" : " (the command failed)")
+              + " in YARN's ApplicationMaster; the line it printed before says why (the"
+              + " ApplicationMaster's stderr: yarn logs -applicationId <id>).");
+    }
   }
 
   /** Runs the CLI and returns its exit code (tests call this instead of {@link #main}). */

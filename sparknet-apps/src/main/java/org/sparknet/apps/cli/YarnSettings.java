@@ -33,6 +33,17 @@ final class YarnSettings {
     return master != null && master.strip().equals("yarn");
   }
 
+  /**
+   * True in the driver of {@code spark-submit --master yarn --deploy-mode cluster}: YARN's
+   * ApplicationMaster runs the main class in its own JVM and, before it starts it, sets every Spark
+   * setting of the application as a system property, {@code spark.master} (yarn) and {@code
+   * spark.submit.deployMode} (cluster) among them.
+   */
+  static boolean inClusterDriver() {
+    return isYarn(System.getProperty("spark.master"))
+        && "cluster".equals(System.getProperty("spark.submit.deployMode"));
+  }
+
   /** Adds the jars' settings to {@code b} when {@code master} is yarn in client mode. */
   static void apply(SparkSession.Builder b, String master) {
     if (!isYarn(master) || "cluster".equals(System.getProperty("spark.submit.deployMode"))) {

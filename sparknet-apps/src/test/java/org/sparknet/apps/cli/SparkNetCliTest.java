@@ -1,11 +1,14 @@
 package org.sparknet.apps.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,6 +128,75 @@ class SparkNetCliTest {
   void badValuesAreExitTwo() {
     assertEquals(2, SparkNetCli.run("demo", "--tau", "0"));
     assertTrue(text(err).contains("--tau"), text(err));
+  }
+
+  /**
+   * The driver of YARN's cluster mode is the JVM whose Spark settings, which YARN's
+   * ApplicationMaster sets as system properties, say master yarn and deploy mode cluster; neither
+   * alone nor client mode nor another master makes one.
+   */
+  @Test
+  void theClusterDriverIsYarnInClusterModeOnly() {
+    assertFalse(withSparkProperties(null, null, YarnSettings::inClusterDriver));
+    assertTrue(withSparkProperties("yarn", "cluster", YarnSettings::inClusterDriver));
+    assertFalse(withSparkProperties("yarn", "client", YarnSettings::inClusterDriver));
+    assertFalse(withSparkProperties("yarn", null, YarnSettings::inClusterDriver));
+    assertFalse(withSparkProperties(null, "cluster", YarnSettings::inClusterDriver));
+    assertFalse(
+        withSparkProperties("spark://127.0.0.1:7077", "cluster", YarnSettings::inClusterDriver));
+  }
+
+  /**
+   * In the driver of YARN's cluster mode main returns on exit 0 and throws, naming the code, on any
+   * other (an exit there made YARN's ApplicationMaster report FAILED: YarnClusterModeIT). A main
+   * that exits here ends the test JVM: surefire reports that the fork exited.
+   */
+  @Test
+  void mainInTheClusterDriverReturnsOnSuccessAndThrowsOnFailure() {
+    assertTrue(
+        withSparkProperties(
+            "yarn",
+            "cluster",
+            () -> {
+              SparkNetCli.main(new String[] {"--version"});
+              return true;
+            }));
+    assertTrue(text(out).contains("SparkNet"), text(out));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                withSparkProperties(
+                    "yarn",
+                    "cluster",
+                    () -> {
+                      SparkNetCli.main(new String[] {"--no-such-option"});
+                      return true;
+                    }));
+    assertTrue(e.getMessage().contains("exit code 2 (bad usage or bad input)"), e.getMessage());
+    assertTrue(text(err).contains("--no-such-option"), text(err));
+  }
+
+  /** {@code body}'s result with spark.master and spark.submit.deployMode set (null: unset). */
+  private static <T> T withSparkProperties(String master, String deployMode, Supplier<T> body) {
+    String[] keys = {"spark.master", "spark.submit.deployMode"};
+    String[] values = {master, deployMode};
+    String[] before = new String[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      before[i] = set(keys[i], values[i]);
+    }
+    try {
+      return body.get();
+    } finally {
+      for (int i = 0; i < keys.length; i++) {
+        set(keys[i], before[i]);
+      }
+    }
+  }
+
+  /** Sets (or with null clears) a system property and returns what it was. */
+  private static String set(String key, String value) {
+    return value == null ? System.clearProperty(key) : System.setProperty(key, value);
   }
 
   private static String text(ByteArrayOutputStream b) {

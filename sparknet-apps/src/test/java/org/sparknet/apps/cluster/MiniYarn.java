@@ -102,7 +102,7 @@ public final class MiniYarn {
         }
         Thread.sleep(100);
       }
-      // The HADOOP_CONF_DIR of this JVM's own YARN clients (the failsafe configuration names it).
+      // The HADOOP_CONF_DIR of the drivers this JVM starts (YarnTraining's bin/sparknet).
       Path confDir = Files.createDirectories(StandaloneCluster.TARGET.resolve("yarn/hadoop-conf"));
       try (OutputStream out = Files.newOutputStream(confDir.resolve("yarn-site.xml"))) {
         live.writeXml(out);
