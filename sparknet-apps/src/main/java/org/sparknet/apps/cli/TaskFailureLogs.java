@@ -15,18 +15,17 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
  * one line in which the command says why (a bad record, a column of the wrong size). The command's
  * error line carries the task's exception, so nothing is lost; {@code --debug} prints everything.
  *
- * <p>Only loggers that the log4j2 configuration does not name are held back, so a user who set
- * their level sees what they asked for. Spark may load its default configuration when its session
- * starts, which drops what was added here: {@link #reapply} after the session is made adds it
- * again. {@link #close} removes what was added, for callers (the tests) that run several commands
- * in one JVM.
+ * <p>The task scheduler's "Lost executor" stays: an executor that died is news, not a stack trace.
+ * Only loggers that the log4j2 configuration does not name are held back, so a user who set their
+ * level sees what they asked for. Spark may load its default configuration when its session starts,
+ * which drops what was added here: {@link #reapply} after the session is made adds it again. {@link
+ * #close} removes what was added, for callers (the tests) that run several commands in one JVM.
  */
 final class TaskFailureLogs implements AutoCloseable {
   static final List<String> LOGGERS =
       List.of(
           "org.apache.spark.executor.Executor",
           "org.apache.spark.scheduler.TaskSetManager",
-          "org.apache.spark.scheduler.TaskSchedulerImpl",
           "org.apache.spark.storage.BlockManager");
 
   private static volatile TaskFailureLogs active;
