@@ -111,22 +111,24 @@ final class ScalingReport {
     md.append(ScalingText.intro(mem, rounds, bandwidth, before, loads, ran, command));
     md.append(
         "| mode | N | outside the steps (ms) | model (ms) | compute (ms) | driver heap (MB) |"
-            + " through the driver (KB) | model (KB) | per executor, mean / max (KB) | model (KB) |"
-            + " pushes/s | KB per push | model (KB) |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + " through the driver (KB) | less Spark's own (KB) | model (KB) |"
+            + " per executor, mean / max (KB) | model (KB) | pushes/s | KB per push | model (KB)"
+            + " |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     Map<String, CostModel> models = new LinkedHashMap<>();
     for (Row r : rows) {
       CostModel cm = models.computeIfAbsent(r.mode(), k -> model(rows, k, bandwidth));
       boolean ring = r.mode().equals("allreduce");
       boolean async = r.mode().equals("downpour");
+      boolean none = async || r.mode().equals(ScalingRounds.SPARK_MODE);
       String outsideModel =
-          async ? "—" : f0((cm.overheadSeconds() + network(cm, r.mode(), r.n())) * 1000);
-      String driverModel = async ? "—" : kb(ring ? cm.ringDriverBytes() : cm.driverBytes(r.n()));
-      String execModel = async ? "—" : kb(ring ? cm.ringExecutorBytes(r.n()) : cm.executorBytes());
+          none ? "—" : f0((cm.overheadSeconds() + network(cm, r.mode(), r.n())) * 1000);
+      String driverModel = none ? "—" : kb(ring ? cm.ringDriverBytes() : cm.driverBytes(r.n()));
+      String execModel = none ? "—" : kb(ring ? cm.ringExecutorBytes(r.n()) : cm.executorBytes());
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |%n",
+              "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |%n",
               r.mode(),
               r.n(),
               f0(r.outsideMs()),
@@ -134,6 +136,7 @@ final class ScalingReport {
               f0(r.computeMs()),
               f0(r.heapMb()),
               kb(r.driverBytes()),
+              none ? "—" : kb(r.driverBytes() - sparkOwn(rows, r.n())),
               driverModel,
               kb(r.executorMeanBytes()),
               kb(r.executorMaxBytes()),
@@ -143,6 +146,18 @@ final class ScalingReport {
               async ? kb(cm.pushBytes()) : "—"));
     }
     return md.toString();
+  }
+
+  /**
+   * The driver's bytes in a round of the empty barrier stage at {@code n} workers (mode {@value
+   * ScalingRounds#SPARK_MODE}): what Spark itself sends and receives to run N tasks.
+   */
+  static double sparkOwn(List<Row> rows, int n) {
+    return rows.stream()
+        .filter(r -> r.mode().equals(ScalingRounds.SPARK_MODE) && r.n() == n)
+        .mapToDouble(Row::driverBytes)
+        .findFirst()
+        .orElse(Double.NaN);
   }
 
   private static String f0(double v) {

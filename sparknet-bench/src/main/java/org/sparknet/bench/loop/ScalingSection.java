@@ -96,16 +96,19 @@ public final class ScalingSection {
           continue;
         }
         AtomicLong rss = new AtomicLong();
-        rows.addAll(runN(cluster, dir, settings, n, rounds, mem, rss));
+        List<String> out = new ArrayList<>();
+        rows.addAll(runN(cluster, dir, settings, n, rounds, mem, rss, out));
         // The next N is judged by what these executors held, a fifth more for safety.
         perExecutorMb = rss.get() * 6 / 5 / n / 1048576 + 1;
         loads.add("N=" + n + ": " + Machine.loadAverage());
         ran.add(
             String.format(
                 Locale.ROOT,
-                "N=%d ran (executors' RSS at most %,d MB in all)",
+                "N=%d ran (executors' RSS at most %,d MB in all; the data RDD serialised, as every"
+                    + " stage's task binary carries it: %,d bytes)",
                 n,
-                rss.get() >> 20));
+                rss.get() >> 20,
+                lineageBytes(out)));
         // Written after each N, so that a run stopped at a large N keeps the smaller ones.
         String md =
             ScalingReport.markdown(
@@ -123,7 +126,8 @@ public final class ScalingSection {
       int n,
       int rounds,
       String mem,
-      AtomicLong rss)
+      AtomicLong rss,
+      List<String> driverOut)
       throws IOException, InterruptedException {
     Path jfr = Files.createDirectories(dir.resolve("jfr-" + n));
     Map<String, String> s = new LinkedHashMap<>(cluster.appSettings(mem));
@@ -149,7 +153,17 @@ public final class ScalingSection {
       sampler.interrupt();
     }
     awaitNoExecutors(cluster);
+    driverOut.addAll(out);
     return ScalingReport.rows(out, driverJfr, executorFiles(jfr));
+  }
+
+  /** The {@code lineage N BYTES} line of a driver's output; -1 without one. */
+  static long lineageBytes(List<String> driverOut) {
+    return driverOut.stream()
+        .filter(l -> l.startsWith("lineage "))
+        .mapToLong(l -> Long.parseLong(l.split(" ")[2]))
+        .findFirst()
+        .orElse(-1);
   }
 
   private static List<Path> executorFiles(Path jfr) throws IOException {

@@ -29,24 +29,31 @@ final class ScalingText {
             + " Recorder (`jdk.SocketRead`/`jdk.SocketWrite` at threshold 0, `SocketBytes`): Spark's"
             + " RPC, broadcasts, task results and shuffles as well as SparkNet's ring and"
             + " parameter-server links, so it includes Spark's control traffic (task launches,"
-            + " status updates, heartbeats) which the model leaves out. Pushes/s: the parameter"
-            + " server's applied pushes over the round's wall time; KB per push: the driver's"
-            + " bytes in the downpour rounds over their pushes.%n%n"
+            + " status updates, heartbeats) which the model leaves out. Mode `spark` is that"
+            + " control traffic alone: a barrier stage of N tasks over the cached data that do"
+            + " nothing, scheduled as an all-reduce round's stage is; `less Spark's own` is a"
+            + " mode's bytes through the driver less the `spark` row's at the same N. `downpour`"
+            + " rounds follow each other without a gap (its workers run a round ahead and push"
+            + " between the driver's rounds), each window from the previous one's end, %d times as"
+            + " many as the synchronous modes; pushes/s: the parameter server's applied pushes over"
+            + " the window; KB per push: the driver's bytes in those windows over their"
+            + " pushes.%n%n"
             + "Model (`CostModel`, sections 8 and 8b): outside the steps = o + the round's"
             + " transfers, with o fitted per mode to the smallest N's measurement (the model"
             + " holds o flat in N), B = this loopback's one-stream rate (%.2f GB/s), S = 0.53"
             + " GB/s (section 8); bytes through the driver (1 + a(W))·M for `plain` and M for"
             + " `allreduce`; per executor 2M for `plain` and 2·3(W−1)/W·M (sent plus received)"
             + " for `allreduce`; 2M per push (update and pull) for `downpour`.%n%n"
-            + "The machine has 2 cores and was shared with other agents' builds: the times are"
-            + " under load and say how the round grows here, not what a quiet cluster does; the"
-            + " bytes do not depend on load. Load average %s before; after each N: %s. %s.%n%n"
+            + "The machine has 2 cores, so N one-core executors share them: the times say how a"
+            + " round grows on an oversubscribed machine, not on N real cores; the bytes do not"
+            + " depend on it. Load average %s before; after each N: %s. %s.%n%n"
             + "Command: `%s`.%n%n",
         mem,
         ScalingRounds.tinyNetWeights(),
         ScalingRounds.tinyNetWeights() * Float.BYTES,
         ScalingRounds.BATCH,
         rounds,
+        ScalingRounds.ASYNC_ROUNDS_PER_ROUND,
         bandwidth / 1e9,
         before,
         String.join("; ", loads),
