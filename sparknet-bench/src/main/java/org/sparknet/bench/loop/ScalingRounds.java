@@ -139,19 +139,11 @@ public final class ScalingRounds {
         RoundMetrics m = t.trainRound();
         SocketBytes.Span s = SocketBytes.since(from);
         long pushes = m.asyncWorkers().stream().mapToLong(WorkerPushes::pushes).sum();
-        System.out.printf(
-            Locale.ROOT,
-            "round %s %d %d %d %d %d %d%n",
-            mode,
-            n,
-            s.fromMillis(),
-            s.toMillis(),
-            // Asynchronous workers run a round ahead, pushing between the driver's rounds: the
-            // rounds follow each other with no gap, each window from the previous one's end, so
-            // that every push and its bytes fall in one window and pushes/s is over the window.
-            a.isAsync() ? s.toMillis() - s.fromMillis() : m.wallMillis(),
-            m.computeMillis(),
-            pushes);
+        // Asynchronous workers run a round ahead, pushing between the driver's rounds: the rounds
+        // follow each other with no gap, each window from the previous one's end, so that every
+        // push and its bytes fall in one window and pushes/s is over the window.
+        long wall = a.isAsync() ? s.toMillis() - s.fromMillis() : m.wallMillis();
+        printRound(mode, n, s, wall, m.computeMillis(), pushes);
         from = Instant.ofEpochMilli(s.toMillis());
       }
       Thread.sleep(GAP_MILLIS);
@@ -172,20 +164,27 @@ public final class ScalingRounds {
     for (int i = 0; i < r + 1; i++) { // the first warms the executors' paths
       Thread.sleep(GAP_MILLIS);
       Instant from = Instant.now();
-      long t0 = System.nanoTime();
       in.rdd().barrier().mapPartitions(new NoWork(), false, tag).collect();
       SocketBytes.Span s = SocketBytes.since(from);
       if (i > 0) {
-        System.out.printf(
-            Locale.ROOT,
-            "round %s %d %d %d %d 0 0%n",
-            SPARK_MODE,
-            n,
-            s.fromMillis(),
-            s.toMillis(),
-            (System.nanoTime() - t0) / 1_000_000);
+        printRound(SPARK_MODE, n, s, s.toMillis() - s.fromMillis(), 0, 0);
       }
     }
+  }
+
+  /** One measured round as {@code round MODE N FROM TO WALL COMPUTE PUSHES}. */
+  private static void printRound(
+      String mode, int n, SocketBytes.Span s, long wall, long compute, long pushes) {
+    System.out.printf(
+        Locale.ROOT,
+        "round %s %d %d %d %d %d %d%n",
+        mode,
+        n,
+        s.fromMillis(),
+        s.toMillis(),
+        wall,
+        compute,
+        pushes);
   }
 
   /** The mode name of {@link #sparkRounds}. */

@@ -96,8 +96,8 @@ public final class ScalingSection {
           continue;
         }
         AtomicLong rss = new AtomicLong();
-        List<String> out = new ArrayList<>();
-        rows.addAll(runN(cluster, dir, settings, n, rounds, mem, rss, out));
+        RunOfN run = runN(cluster, dir, settings, n, rounds, mem, rss);
+        rows.addAll(run.rows());
         // The next N is judged by what these executors held, a fifth more for safety.
         perExecutorMb = rss.get() * 6 / 5 / n / 1048576 + 1;
         loads.add("N=" + n + ": " + Machine.loadAverage());
@@ -108,7 +108,7 @@ public final class ScalingSection {
                     + " stage's task binary carries it: %,d bytes)",
                 n,
                 rss.get() >> 20,
-                lineageBytes(out)));
+                run.lineageBytes()));
         // Written after each N, so that a run stopped at a large N keeps the smaller ones.
         String md =
             ScalingReport.markdown(
@@ -119,15 +119,17 @@ public final class ScalingSection {
     }
   }
 
-  private static List<Row> runN(
+  /** One N's rows, and the data RDD's serialised size its driver printed (-1 without one). */
+  private record RunOfN(List<Row> rows, long lineageBytes) {}
+
+  private static RunOfN runN(
       LoopbackCluster cluster,
       Path dir,
       Path settings,
       int n,
       int rounds,
       String mem,
-      AtomicLong rss,
-      List<String> driverOut)
+      AtomicLong rss)
       throws IOException, InterruptedException {
     Path jfr = Files.createDirectories(dir.resolve("jfr-" + n));
     Map<String, String> s = new LinkedHashMap<>(cluster.appSettings(mem));
@@ -153,8 +155,7 @@ public final class ScalingSection {
       sampler.interrupt();
     }
     awaitNoExecutors(cluster);
-    driverOut.addAll(out);
-    return ScalingReport.rows(out, driverJfr, executorFiles(jfr));
+    return new RunOfN(ScalingReport.rows(out, driverJfr, executorFiles(jfr)), lineageBytes(out));
   }
 
   /** The {@code lineage N BYTES} line of a driver's output; -1 without one. */
