@@ -9,8 +9,11 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serial;
 import java.io.Serializable;
+import java.lang.ref.WeakReference;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -20,11 +23,14 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>A path is captured in the closure of a data source's RDD, and Spark serialises an RDD's whole
  * lineage into every job's tasks, cached partitions or not: each training round would write and
- * parse all of Hadoop's settings (about a thousand) again, in every task. So the settings are
- * written once, at the first serialisation, and a deserialised copy parses them only when a file is
- * opened, which a round over cached data never does. Like Spark's own Hadoop RDDs, which broadcast
- * the configuration when they are made, a serialised copy carries the settings as they were then;
- * the driver's object keeps seeing later changes.
+ * parse all of Hadoop's settings (about a thousand, some 160 KB) again, in every task. So the
+ * settings are written once, at the first serialisation, and a deserialised copy parses them only
+ * when a file is opened, which a round over cached data never does. On a running driver they are
+ * not written into the task at all but broadcast, as Spark's own Hadoop RDDs broadcast their
+ * configuration ({@link SettingsBroadcasts}): a task carries the broadcast's handle, and each
+ * executor fetches the settings once. Without Spark (or on an executor that passes a copy on) a
+ * copy carries the bytes, or the handle it came with. Either way a serialised copy carries the
+ * settings as they were at the first serialisation; the driver's object keeps seeing later changes.
  */
 public final class StorageSettings implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
@@ -33,6 +39,14 @@ public final class StorageSettings implements Serializable {
 
   /** The settings as written at the first serialisation (Hadoop's {@code Writable} form). */
   private transient byte[] written;
+
+  /** The broadcast that a deserialised copy read its settings from; null when it came as bytes. */
+  private transient Broadcast<byte[]> received;
+
+  /** The broadcast this driver's object sends to tasks of {@link #madeFor}. */
+  private transient Broadcast<byte[]> made;
+
+  private transient WeakReference<SparkContext> madeFor;
 
   private StorageSettings(Configuration conf) {
     this.conf = conf;
@@ -73,7 +87,7 @@ public final class StorageSettings implements Serializable {
     if (conf == null) {
       Configuration c = new Configuration(false);
       try {
-        c.readFields(new DataInputStream(new ByteArrayInputStream(written)));
+        c.readFields(new DataInputStream(new ByteArrayInputStream(written())));
       } catch (IOException e) {
         throw new IllegalStateException(
             "Hadoop settings that travelled with a path are corrupt", e);
@@ -88,8 +102,23 @@ public final class StorageSettings implements Serializable {
     return conf != null;
   }
 
+  /** The id of the broadcast this copy came with instead of the settings; -1 when it had bytes. */
+  synchronized long broadcastId() {
+    return received == null ? -1 : received.id();
+  }
+
   private synchronized byte[] written() throws IOException {
-    if (written == null) {
+    if (written == null && conf == null) {
+      try {
+        written = received.value();
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "The Hadoop settings broadcast with a path ("
+                + received
+                + ") cannot be read: it belongs to a Spark application that has ended",
+            e);
+      }
+    } else if (written == null) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       try (DataOutputStream out = new DataOutputStream(bytes)) {
         conf.write(out);
@@ -99,19 +128,49 @@ public final class StorageSettings implements Serializable {
     return written;
   }
 
-  @Serial
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    byte[] b = written();
-    out.writeInt(b.length);
-    out.write(b);
+  /**
+   * The broadcast to send instead of the settings: the one this copy came with, else, on a running
+   * driver, this object's broadcast on that driver's context; null to send the bytes.
+   */
+  private synchronized Broadcast<byte[]> forTasks() throws IOException {
+    if (received != null) {
+      return received;
+    }
+    SparkContext sc = SettingsBroadcasts.driverContext();
+    if (sc == null) {
+      return null;
+    }
+    if (madeFor == null || madeFor.get() != sc) {
+      made = SettingsBroadcasts.share(sc, written());
+      madeFor = new WeakReference<>(sc);
+    }
+    return made;
   }
 
   @Serial
+  private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
+    Broadcast<byte[]> b = forTasks();
+    out.writeBoolean(b != null);
+    if (b != null) {
+      out.writeObject(b);
+    } else {
+      byte[] w = written();
+      out.writeInt(w.length);
+      out.write(w);
+    }
+  }
+
+  @Serial
+  @SuppressWarnings("unchecked")
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    byte[] b = new byte[in.readInt()];
-    in.readFully(b);
-    written = b;
+    if (in.readBoolean()) {
+      received = (Broadcast<byte[]>) in.readObject();
+    } else {
+      byte[] b = new byte[in.readInt()];
+      in.readFully(b);
+      written = b;
+    }
   }
 }
