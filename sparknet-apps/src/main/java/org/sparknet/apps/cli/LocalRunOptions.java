@@ -20,6 +20,8 @@ import picocli.CommandLine.Option;
 final class LocalRunOptions {
   static final int DEFAULT_TAU = 50;
 
+  @Mixin DeviceOptions device = new DeviceOptions();
+
   @Option(
       names = "--workers",
       description = "Partitions (one net each); default: the task slots (local: the cores).")
@@ -46,8 +48,6 @@ final class LocalRunOptions {
       paramLabel = "FILE",
       description = "Also write one JSON line per round to this file (a path or Hadoop URI).")
   String metrics;
-
-  @Mixin DeviceOptions device = new DeviceOptions();
 
   /** Checks, before the app reads its data, that {@code --metrics} (if given) can be written. */
   void checkOutputs() {
