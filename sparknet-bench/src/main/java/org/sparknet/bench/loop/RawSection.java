@@ -116,6 +116,12 @@ final class RawSection {
         .append(" |\n");
   }
 
+  /** A row of one way to use the second core, against one worker on one thread. */
+  private void secondCoreRow(StringBuilder md, String what, ToDoubleFunction<Rep> figure) {
+    String ratio = ratios(figure, Rep::spark1).format("%.3f") + " of 1 worker × 1 thread";
+    row(md, what, column(figure), ratio, "");
+  }
+
   private void report(String load, int tau, int rounds) {
     Spread caffeRatio = ratios(Rep::caffeNet, Rep::plain);
     Spread sparkRatio = ratios(Rep::spark1, Rep::plain);
@@ -165,19 +171,8 @@ final class RawSection {
         .append(" % of a plain step | ≤ 2 %: ")
         .append(BenchRun.metOrNot(share.median() <= 0.02))
         .append(" |\n");
-    String perWorker = " of 1 worker × 1 thread";
-    row(
-        md,
-        "SparkNet, 1 worker, 2 BLAS threads",
-        column(Rep::spark1t2),
-        ratios(Rep::spark1t2, Rep::spark1).format("%.3f") + perWorker,
-        "");
-    row(
-        md,
-        "SparkNet, 2 workers × 1 thread",
-        column(Rep::spark2),
-        ratios(Rep::spark2, Rep::spark1).format("%.3f") + perWorker,
-        "");
+    secondCoreRow(md, "SparkNet, 1 worker, 2 BLAS threads", Rep::spark1t2);
+    secondCoreRow(md, "SparkNet, 2 workers × 1 thread", Rep::spark2);
     md.append(
         String.format(
             Locale.ROOT,
