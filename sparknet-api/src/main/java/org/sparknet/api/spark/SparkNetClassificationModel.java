@@ -19,6 +19,7 @@ import org.sparknet.api.NetDefinition;
 import org.sparknet.api.WeightCollection;
 import org.sparknet.api.model.Model;
 import org.sparknet.api.predict.Prediction;
+import org.sparknet.api.spark.StageSupport.OutputColumn;
 import org.sparknet.api.train.RoundMetrics;
 
 /**
@@ -215,19 +216,15 @@ public final class SparkNetClassificationModel
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(schema, this);
-    return outputSchema(schema, this);
+    return StageSupport.inferenceSchema(schema, this, outputColumns(this));
   }
 
-  /** The input schema plus the classifier's output columns, in the order they are appended. */
-  static StructType outputSchema(StructType schema, ClassifierParams<?> p) {
-    StructType out =
-        StageSupport.append(
-            schema, p.getRawPredictionCol(), SQLDataTypes.VectorType(), "rawPredictionCol");
-    out =
-        StageSupport.append(
-            out, p.getProbabilityCol(), SQLDataTypes.VectorType(), "probabilityCol");
-    return StageSupport.append(out, p.getPredictionCol(), DataTypes.DoubleType, "predictionCol");
+  /** The classifier's output columns, in the order they are appended. */
+  static List<OutputColumn> outputColumns(ClassifierParams<?> p) {
+    return List.of(
+        new OutputColumn(p.getRawPredictionCol(), SQLDataTypes.VectorType(), "rawPredictionCol"),
+        new OutputColumn(p.getProbabilityCol(), SQLDataTypes.VectorType(), "probabilityCol"),
+        new OutputColumn(p.getPredictionCol(), DataTypes.DoubleType, "predictionCol"));
   }
 
   @Override

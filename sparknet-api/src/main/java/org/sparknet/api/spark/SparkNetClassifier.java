@@ -92,8 +92,8 @@ public final class SparkNetClassifier
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkTrainingColumns(schema, this);
-    return SparkNetClassificationModel.outputSchema(schema, this);
+    return StageSupport.trainingSchema(
+        schema, this, SparkNetClassificationModel.outputColumns(this));
   }
 
   @Override

@@ -67,8 +67,7 @@ public final class SparkNetEstimator extends Estimator<SparkNetModel>
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkTrainingColumns(schema, this);
-    return SparkNetModel.outputSchema(schema, this);
+    return StageSupport.trainingSchema(schema, this, SparkNetModel.outputColumns(this));
   }
 
   @Override

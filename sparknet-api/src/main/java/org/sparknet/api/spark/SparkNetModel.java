@@ -12,6 +12,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparknet.api.WeightCollection;
+import org.sparknet.api.spark.StageSupport.OutputColumn;
 import org.sparknet.api.train.RoundMetrics;
 
 /**
@@ -118,19 +119,15 @@ public final class SparkNetModel extends Model<SparkNetModel>
 
   @Override
   public StructType transformSchema(StructType schema) {
-    StageSupport.checkFeatures(schema, this);
-    return outputSchema(schema, this);
+    return StageSupport.inferenceSchema(schema, this, outputColumns(this));
   }
 
-  /** The input schema plus the output columns, in the order they are appended. */
-  static StructType outputSchema(StructType schema, OutputParams<?> p) {
-    StructType out =
-        StageSupport.append(
-            schema,
-            p.getOutputCol(),
-            DataTypes.createArrayType(DataTypes.FloatType, false),
-            "outputCol");
-    return StageSupport.append(out, p.getPredictionCol(), DataTypes.DoubleType, "predictionCol");
+  /** The output columns, in the order they are appended. */
+  static List<OutputColumn> outputColumns(OutputParams<?> p) {
+    return List.of(
+        new OutputColumn(
+            p.getOutputCol(), DataTypes.createArrayType(DataTypes.FloatType, false), "outputCol"),
+        new OutputColumn(p.getPredictionCol(), DataTypes.DoubleType, "predictionCol"));
   }
 
   @Override

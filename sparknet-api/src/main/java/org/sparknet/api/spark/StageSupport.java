@@ -142,6 +142,42 @@ final class StageSupport {
     }
   }
 
+  /**
+   * A column a stage appends.
+   *
+   * @param name the column's name; empty or null: the stage does not write it
+   * @param param the param that names it, for the message when the name is taken
+   */
+  record OutputColumn(String name, DataType type, String param) {}
+
+  /**
+   * What transform makes of {@code schema}: the features checked, then {@code columns} appended in
+   * order.
+   */
+  static StructType inferenceSchema(
+      StructType schema, SparkNetParams<?> p, List<OutputColumn> columns) {
+    checkFeatures(schema, p);
+    return append(schema, columns);
+  }
+
+  /**
+   * What fit makes of {@code schema}: the columns it reads checked, then the columns its model
+   * appends.
+   */
+  static StructType trainingSchema(
+      StructType schema, TrainingParams<?> p, List<OutputColumn> columns) {
+    checkTrainingColumns(schema, p);
+    return append(schema, columns);
+  }
+
+  private static StructType append(StructType schema, List<OutputColumn> columns) {
+    StructType out = schema;
+    for (OutputColumn c : columns) {
+      out = append(out, c.name(), c.type(), c.param());
+    }
+    return out;
+  }
+
   /** {@code schema} plus column {@code name} (none when the name is empty). */
   static StructType append(StructType schema, String name, DataType type, String param) {
     if (name == null || name.isEmpty()) {

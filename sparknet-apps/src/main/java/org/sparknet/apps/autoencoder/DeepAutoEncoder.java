@@ -24,6 +24,7 @@ import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.apps.PositiveCounts;
 import org.sparknet.caffe.CaffeNet;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.rbm.RbmConfig;
@@ -90,16 +91,7 @@ public final class DeepAutoEncoder {
     public Settings {
       AutoEncoderNet.checkSizes(sizes);
       sizes = sizes.clone();
-      if (workers < 1 || batch < 1 || tau < 1) {
-        throw new IllegalArgumentException(
-            "workers, batch and tau must be >= 1 (got "
-                + workers
-                + ", "
-                + batch
-                + ", "
-                + tau
-                + ")");
-      }
+      PositiveCounts.require("workers, batch and tau", workers, batch, tau);
       if (!(rbmEpochs > 0) || !(finetuneEpochs >= 0)) {
         throw new IllegalArgumentException(
             "RBM epochs must be > 0 and fine-tuning epochs >= 0 (got "

@@ -1,6 +1,7 @@
 package org.sparknet.apps.charrnn;
 
 import org.sparknet.api.NetDefinition;
+import org.sparknet.apps.PositiveCounts;
 import org.sparknet.apps.data.ClasspathText;
 
 /**
@@ -18,16 +19,7 @@ public final class CharRnn {
 
   /** The net unrolled over {@code steps} x {@code streams}, with {@code hidden} LSTM units. */
   public static String netText(int steps, int streams, int hidden) {
-    if (steps < 1 || streams < 1 || hidden < 1) {
-      throw new IllegalArgumentException(
-          "steps, streams and hidden units must be >= 1 (got "
-              + steps
-              + ", "
-              + streams
-              + ", "
-              + hidden
-              + ")");
-    }
+    PositiveCounts.require("steps, streams and hidden units", steps, streams, hidden);
     return resource("char_rnn.prototxt")
         .replace("${T}", Integer.toString(steps))
         .replace("${N}", Integer.toString(streams))

@@ -12,6 +12,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.storage.StoragePath;
+import org.sparknet.apps.PositiveCounts;
 
 /**
  * A text corpus for character models: the files under a directory (on any Hadoop file system) with
@@ -127,10 +128,7 @@ public final class TextCorpus implements Serializable {
    */
   public JavaRDD<Example> windows(
       JavaSparkContext sc, int partitions, int steps, long from, long to) {
-    if (partitions < 1 || steps < 1) {
-      throw new IllegalArgumentException(
-          "partitions and steps must be >= 1 (got " + partitions + ", " + steps + ")");
-    }
+    PositiveCounts.require("partitions and steps", partitions, steps);
     if ((to - from) / partitions < steps + 1) {
       throw new IllegalArgumentException(
           "The text range ["

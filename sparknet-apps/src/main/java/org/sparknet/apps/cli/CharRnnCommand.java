@@ -103,8 +103,6 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Mixin LocalRunOptions run = new LocalRunOptions();
 
-  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
-
   @Override
   public Integer call() {
     int workers = run.workers("SparkNet char-RNN");
@@ -129,7 +127,7 @@ public final class CharRnnCommand implements Callable<Integer> {
         hidden, unroll, streams, workers, tau, rounds);
     String sparkMaster = run.sparkMaster(workers);
     NetDefinition def =
-        deviceOptions.apply(CharRnn.definition(unroll, streams, hidden, lr, run.seed), sparkMaster);
+        run.onDevice(CharRnn.definition(unroll, streams, hidden, lr, run.seed), sparkMaster);
     TrainerConfig config = run.config(def, workers, tau, rounds).build();
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
     try {

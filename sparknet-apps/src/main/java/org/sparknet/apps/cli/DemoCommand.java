@@ -69,8 +69,6 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Mixin LocalRunOptions run = new LocalRunOptions();
 
-  @Mixin DeviceOptions deviceOptions = new DeviceOptions();
-
   @Mixin CompressOption compressOption = new CompressOption();
 
   @Mixin TimeBudgetOption timeBudget = new TimeBudgetOption();
@@ -110,7 +108,7 @@ public final class DemoCommand implements Callable<Integer> {
     int epochRounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
     int rounds = budget != null && this.epochs == null ? 0 : epochRounds;
     NetDefinition net =
-        deviceOptions.apply(chosen.definition(run.seed, lr, (long) epochRounds * tau), sparkMaster);
+        run.onDevice(chosen.definition(run.seed, lr, (long) epochRounds * tau), sparkMaster);
     out.printf(
         "SparkNet demo: %s on Fashion-MNIST (%,d train / %,d test images from %s)%n",
         chosen.netName(), train.count(), test.count(), dataset.dir());

@@ -8,15 +8,19 @@ import org.sparknet.api.data.Example;
 import org.sparknet.api.train.DeviceReport;
 import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.TrainerConfig;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --workers}, {@code --tau}, {@code --master}, {@code --seed} and {@code --metrics} of the
- * apps that train on an embedded local Spark unless told otherwise (demo, char-rnn), and what they
- * do alike with them: the worker count, the master and the trainer.
+ * {@code --workers}, {@code --tau}, {@code --master}, {@code --seed}, {@code --metrics} and the
+ * device options of the apps that train on an embedded local Spark unless told otherwise (demo,
+ * char-rnn), and what they do alike with them: the worker count, the master, the net's device and
+ * the trainer.
  */
 final class LocalRunOptions {
   static final int DEFAULT_TAU = 50;
+
+  @Mixin DeviceOptions device = new DeviceOptions();
 
   @Option(
       names = "--workers",
@@ -68,6 +72,11 @@ final class LocalRunOptions {
   /** {@code --master}, else a local Spark of one thread per worker. */
   String sparkMaster(int workers) {
     return master == null ? "local[" + workers + "]" : master;
+  }
+
+  /** {@code def} on the device the device options name, for a Spark of {@code sparkMaster}. */
+  NetDefinition onDevice(NetDefinition def, String sparkMaster) {
+    return device.apply(def, sparkMaster);
   }
 
   /**

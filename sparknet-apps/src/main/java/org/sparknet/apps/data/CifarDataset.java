@@ -86,9 +86,8 @@ public final class CifarDataset {
     List<StoragePath> paths = paths();
     CifarFile.Variant variant = files.get(0).variant();
     boolean useCoarse = coarse;
-    return RecordShards.read(
+    return RecordShards.readAll(
         sc,
-        0,
         count(),
         partitions,
         (from, to) -> read(paths, variant, useCoarse, from, to, scale, transform));

@@ -27,7 +27,7 @@ import org.sparknet.api.storage.StoragePath;
  * from a seed, and the trainer reshuffles each partition's rows at every epoch. Rows of different
  * files mix within a partition, not across partitions.
  */
-public final class Hdf5Source {
+public final class Hdf5Source implements ShardedDataset {
   /** Caffe's usual top names. */
   public static final String DATA = "data";
 
@@ -134,15 +134,18 @@ public final class Hdf5Source {
     return files;
   }
 
+  @Override
   public int count() {
     return Arrays.stream(rows).sum();
   }
 
+  @Override
   public boolean labelled() {
     return labelTop != null;
   }
 
   /** Shape of one example: the data dataset's dimensions after the first (e.g. [C, H, W]). */
+  @Override
   public List<Integer> sampleShape() {
     return sampleShape;
   }
@@ -175,18 +178,15 @@ public final class Hdf5Source {
    * All rows as an RDD of {@code partitions} partitions of consecutive rows, read on the executors;
    * data values are multiplied by {@code scale} (Caffe's HDF5Data applies none: 1).
    */
+  @Override
   public JavaRDD<Example> toRdd(JavaSparkContext sc, int partitions, float scale) {
     // Locals only: the closure must not capture this object.
     List<StoragePath> paths = files;
     int[] counts = rows.clone();
     String data = dataTop;
     String label = labelTop;
-    return RecordShards.read(
-        sc,
-        0,
-        count(),
-        partitions,
-        (from, to) -> read(paths, counts, data, label, from, to, scale));
+    return RecordShards.readAll(
+        sc, count(), partitions, (from, to) -> read(paths, counts, data, label, from, to, scale));
   }
 
   private static List<Example> read(

@@ -26,7 +26,7 @@ import org.sparknet.api.storage.StoragePath;
  * hdfs:}, {@code s3a:}, {@code file:}): each task opens them on its executor and reads its own
  * range (see {@link IdxFile} for gzipped files).
  */
-public final class IdxDataset {
+public final class IdxDataset implements ShardedDataset {
   private final IdxFile images;
   private final IdxFile labels;
   private final int numClasses;
@@ -98,10 +98,12 @@ public final class IdxDataset {
     return new IdxDataset(IdxFile.open(imagesFile), null, 0);
   }
 
+  @Override
   public int count() {
     return images.count();
   }
 
+  @Override
   public boolean labelled() {
     return labels != null;
   }
@@ -111,6 +113,7 @@ public final class IdxDataset {
   }
 
   /** Shape of one example as Caffe sees it: [channels = 1, rows, columns]. */
+  @Override
   public List<Integer> sampleShape() {
     List<Integer> shape = new ArrayList<>();
     shape.add(1);
@@ -129,6 +132,7 @@ public final class IdxDataset {
    * The whole dataset as an RDD of {@code partitions} partitions of consecutive records, read on
    * the executors; pixels are multiplied by {@code scale} (1/256 gives Caffe's LeNet input).
    */
+  @Override
   public JavaRDD<Example> toRdd(JavaSparkContext sc, int partitions, float scale) {
     return toRdd(sc, 0, count(), partitions, scale);
   }

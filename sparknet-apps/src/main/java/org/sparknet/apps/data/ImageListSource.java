@@ -223,8 +223,8 @@ public final class ImageListSource {
     }
     transform.check(spec.height(), spec.width(), "list " + list());
     Spec s = spec; // locals only: the closure must not capture this object
-    return RecordShards.read(
-        sc, 0, s.count(), partitions, (from, to) -> read(s, from, to, scale, transform));
+    return RecordShards.readAll(
+        sc, s.count(), partitions, (from, to) -> read(s, from, to, scale, transform));
   }
 
   private static List<Example> read(

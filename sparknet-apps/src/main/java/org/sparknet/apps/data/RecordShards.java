@@ -23,6 +23,14 @@ final class RecordShards {
   }
 
   /**
+   * All {@code n} records, {@code [0, n)}, as {@link #read(JavaSparkContext, int, int, int,
+   * Reader)}.
+   */
+  static <T> JavaRDD<T> readAll(JavaSparkContext sc, int n, int partitions, Reader<T> reader) {
+    return read(sc, 0, n, partitions, reader);
+  }
+
+  /**
    * Records {@code [first, first + n)} as an RDD of {@code partitions} partitions of consecutive
    * records, each read by {@code reader} on its executor.
    */

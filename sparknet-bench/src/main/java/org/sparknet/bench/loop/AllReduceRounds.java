@@ -13,7 +13,6 @@ import org.apache.spark.sql.SparkSession;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.train.Averaging;
 import org.sparknet.api.train.RoundMetrics;
-import org.sparknet.api.train.SparkNetTrainer;
 import org.sparknet.api.train.SparkSettings;
 import org.sparknet.api.train.TrainerConfig;
 import org.sparknet.apps.data.FashionMnist;
@@ -91,33 +90,27 @@ public final class AllReduceRounds {
       int n,
       DriverBytes bytes)
       throws InterruptedException {
-    TrainerConfig cfg =
-        TrainerConfig.builder()
-            .setNetDefinition(net.definition())
-            .optTau(1)
-            .optWorkers(workers)
-            .optSeed(BenchRun.SEED)
-            .optAveraging(a)
-            .build();
-    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
-      t.setTrainingData(in);
-      t.trainRound(); // builds the executors' nets
-      for (int r = 0; r < n; r++) {
-        Thread.sleep(1500); // the listener has the events of what came before
-        long results0 = bytes.results.get();
-        long broadcast0 = bytes.broadcast.get();
-        RoundMetrics m = t.trainRound();
-        Thread.sleep(1500);
-        System.out.printf(
-            Locale.ROOT,
-            "ar %s %d %d %d %d %d%n",
-            a,
-            workers,
-            m.wallMillis(),
-            m.computeMillis(),
-            bytes.results.get() - results0,
-            bytes.broadcast.get() - broadcast0);
-      }
-    }
+    TrainerConfig.Builder cfg = BenchRun.config(net.definition(), 1, workers).optAveraging(a);
+    ClusterRounds.afterWarmUp(
+        sc,
+        cfg,
+        in,
+        n,
+        t -> {
+          Thread.sleep(1500); // the listener has the events of what came before
+          long results0 = bytes.results.get();
+          long broadcast0 = bytes.broadcast.get();
+          RoundMetrics m = t.trainRound();
+          Thread.sleep(1500);
+          System.out.printf(
+              Locale.ROOT,
+              "ar %s %d %d %d %d %d%n",
+              a,
+              workers,
+              m.wallMillis(),
+              m.computeMillis(),
+              bytes.results.get() - results0,
+              bytes.broadcast.get() - broadcast0);
+        });
   }
 }

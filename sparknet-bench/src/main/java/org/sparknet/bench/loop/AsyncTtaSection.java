@@ -66,16 +66,12 @@ final class AsyncTtaSection {
   }
 
   private String row(Averaging avg, TimedCurve curve) {
-    AccuracyCurve c = curve.accuracy();
     double budget = timing.budgetSeconds();
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %.4f | %.1f | %s |%n",
+        "| %s | %s | %s |%n",
         avg,
-        c.at(budget / 2),
-        c.at(budget),
-        c.best(),
-        curve.epochs(),
-        curve.timeToTargetCell("%.0f s"));
+        curve.accuracyCells(budget / 2, budget),
+        curve.summaryCells("%.0f s"));
   }
 }

@@ -41,6 +41,9 @@ record BenchRun(
   static final int BATCH = LeNet.TRAIN_BATCH;
   static final float SCALE = 1f / 256;
 
+  /** The demo's tau (DemoCommand's lenet recipe), which the sections that replay its loop use. */
+  static final int DEMO_TAU = 50;
+
   /** LeNet as the apps ship it, with the demo's seed and learning rate. */
   static NetDefinition lenet() {
     return LeNet.definition(SEED, LR);
@@ -70,6 +73,15 @@ record BenchRun(
 
   SparkNetTrainer trainer(NetDefinition def, int tau, int workers) {
     return trainer(config(def, tau, workers));
+  }
+
+  /**
+   * Rounds of the demo's loop ({@link #WORKERS} workers, tau {@link #DEMO_TAU}) that cover the
+   * training set {@code demoEpochs} times, rounded down but at least one.
+   */
+  int demoRounds() {
+    long perRound = (long) WORKERS * DEMO_TAU * BATCH;
+    return Math.max(1, (int) Math.floor(opt.demoEpochs() * train.count() / perRound));
   }
 
   /** Images/s over {@code rounds} whole rounds. */

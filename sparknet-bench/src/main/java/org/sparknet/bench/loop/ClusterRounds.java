@@ -117,40 +117,66 @@ public final class ClusterRounds {
   }
 
   private static void rounds(
-      JavaSparkContext sc, BenchNet net, JavaRDD<Example> in, int tau, Compression c, int n) {
-    TrainerConfig cfg =
-        TrainerConfig.builder()
-            .setNetDefinition(net.definition())
-            .optTau(tau)
-            .optWorkers(2)
-            .optSeed(BenchRun.SEED)
-            .optCompress(c)
-            .build();
-    try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
+      JavaSparkContext sc, BenchNet net, JavaRDD<Example> in, int tau, Compression c, int n)
+      throws InterruptedException {
+    TrainerConfig.Builder cfg = BenchRun.config(net.definition(), tau, 2).optCompress(c);
+    afterWarmUp(
+        sc,
+        cfg,
+        in,
+        n,
+        t -> {
+          RoundMetrics m = t.trainRound();
+          System.out.printf(
+              Locale.ROOT,
+              "round %s %d %s %d %d %d %d %d%n",
+              net.name().replace(' ', '_'),
+              tau,
+              c.cliName(),
+              m.wallMillis(),
+              m.computeMillis(),
+              m.broadcastMillis(),
+              m.aggregateMillis(),
+              m.schedulingMillis());
+        });
+  }
+
+  /** One measured round of {@link #afterWarmUp}: trains with {@code t} and prints what it saw. */
+  interface MeasuredRound {
+    void run(SparkNetTrainer t) throws InterruptedException;
+  }
+
+  /**
+   * A trainer of {@code config} on {@code in}: a first round, which builds the executors' nets and
+   * is not measured, then {@code n} calls of {@code round}.
+   */
+  static void afterWarmUp(
+      JavaSparkContext sc,
+      TrainerConfig.Builder config,
+      JavaRDD<Example> in,
+      int n,
+      MeasuredRound round)
+      throws InterruptedException {
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config.build())) {
       t.setTrainingData(in);
       t.trainRound(); // builds the executors' nets
       for (int r = 0; r < n; r++) {
-        RoundMetrics m = t.trainRound();
-        System.out.printf(
-            Locale.ROOT,
-            "round %s %d %s %d %d %d %d %d%n",
-            net.name().replace(' ', '_'),
-            tau,
-            c.cliName(),
-            m.wallMillis(),
-            m.computeMillis(),
-            m.broadcastMillis(),
-            m.aggregateMillis(),
-            m.schedulingMillis());
+        round.run(t);
       }
     }
   }
 
   static void awaitExecutors(JavaSparkContext sc, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 180_000_000_000L;
+    awaitExecutors(sc, n, 180);
+  }
+
+  /** Waits until {@code n} executors have registered, failing after {@code seconds}. */
+  static void awaitExecutors(JavaSparkContext sc, int n, int seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
     while (sc.sc().statusTracker().getExecutorInfos().length < n + 1) { // + the driver
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("Fewer than " + n + " executors registered in 180 s");
+        throw new IllegalStateException(
+            "Fewer than " + n + " executors registered in " + seconds + " s");
       }
       Thread.sleep(200);
     }

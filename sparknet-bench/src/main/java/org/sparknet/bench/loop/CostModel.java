@@ -1,5 +1,7 @@
 package org.sparknet.bench.loop;
 
+import java.util.Locale;
+
 /**
  * Predicted speed-up of SparkNet over one plain solver for W workers, from figures measured on this
  * machine. One round of tau steps of batch b on every worker takes
@@ -196,6 +198,15 @@ public record CostModel(
 
   public double speedUp(int workers, int tau) {
     return workers * tau * batch * computeSecondsPerImage / roundSeconds(workers, tau);
+  }
+
+  /**
+   * {@link #speedUp} at the SparkNet paper's points (3, 5 and 10 workers at tau = 50), as
+   * "a×/b×/c×", for the sections that set the model beside the paper's 2.4×/3.8×/4.4×.
+   */
+  public String paperSpeedUps() {
+    return String.format(
+        Locale.ROOT, "%.1f×/%.1f×/%.1f×", speedUp(3, 50), speedUp(5, 50), speedUp(10, 50));
   }
 
   /**

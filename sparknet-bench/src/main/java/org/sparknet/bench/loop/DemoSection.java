@@ -1,6 +1,5 @@
 package org.sparknet.bench.loop;
 
-import static org.sparknet.bench.loop.BenchRun.BATCH;
 import static org.sparknet.bench.loop.BenchRun.LR;
 import static org.sparknet.bench.loop.BenchRun.SEED;
 import static org.sparknet.bench.loop.BenchRun.WORKERS;
@@ -12,27 +11,20 @@ import org.sparknet.api.train.RoundMetrics;
 import org.sparknet.api.train.SparkNetTrainer;
 
 /** Section 4: the demo's loop in this JVM, test accuracy at every epoch boundary. */
-final class DemoSection {
-  private static final int TAU = 50;
-
-  private final BenchRun run;
-
-  DemoSection(BenchRun run) {
-    this.run = run;
-  }
+record DemoSection(BenchRun bench) {
+  private static final int TAU = BenchRun.DEMO_TAU;
 
   void run() {
     String load = Machine.loadAverage();
-    long perRound = (long) WORKERS * TAU * BATCH;
-    int count = run.train().count();
-    int rounds = Math.max(1, (int) Math.floor(run.opt().demoEpochs() * count / perRound));
+    int count = bench.train().count();
+    int rounds = bench.demoRounds();
     StringBuilder rows = new StringBuilder();
     long start = System.nanoTime(); // as in DemoCommand: data caching included
     double finalAccuracy = Double.NaN;
     double epoch = 0;
-    try (SparkNetTrainer trainer = run.trainer(BenchRun.lenet(), TAU, WORKERS)) {
-      trainer.setTrainingData(run.trainRdd());
-      trainer.setValidationData(run.testRdd());
+    try (SparkNetTrainer trainer = bench.trainer(BenchRun.lenet(), TAU, WORKERS)) {
+      trainer.setTrainingData(bench.trainRdd());
+      trainer.setValidationData(bench.testRdd());
       long seen = 0;
       int epochsDone = 0;
       long trainNanos = 0;
@@ -92,6 +84,6 @@ final class DemoSection {
             epoch,
             total,
             Machine.loadAverage()));
-    MarkdownSections.rewrite(run.opt().output(), "loop-demo", md.toString());
+    MarkdownSections.rewrite(bench.opt().output(), "loop-demo", md.toString());
   }
 }

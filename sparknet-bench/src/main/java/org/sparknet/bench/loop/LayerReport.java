@@ -6,21 +6,17 @@ import java.util.Locale;
 import java.util.Map;
 import org.sparknet.bench.loop.LayerTimeSection.Profile;
 
-/** The Markdown of section 5b from the measured {@link Profile}s. */
-final class LayerReport {
+/**
+ * The Markdown of section 5b from the measured {@link Profile}s.
+ *
+ * @param reps repetitions of every timing (the shortest is reported)
+ * @param windowNanos the window in which the fastest single sgemm call is taken
+ * @param load the load average before the section
+ */
+record LayerReport(int reps, long windowNanos, String load) {
   private static final double LENET_TARGET = 0.40;
   private static final double CIFAR_TARGET = 0.50;
   private static final List<String> GEMM_TYPES = List.of("Convolution", "InnerProduct");
-
-  private final int reps;
-  private final long windowNanos;
-  private final String load;
-
-  LayerReport(int reps, long windowNanos, String load) {
-    this.reps = reps;
-    this.windowNanos = windowNanos;
-    this.load = load;
-  }
 
   /** The section: method, a per-layer table per net (first profile), batch sizes, verdict. */
   StringBuilder markdown(List<Profile> lenet, List<Profile> cifar) {

@@ -10,15 +10,7 @@ import java.util.TreeMap;
  * Section 8: the speed-up a cost model predicts for W workers on a 10 Gbit/s network, fed by what
  * section 7 measured in this run, and how that compares with the SparkNet paper's figures.
  */
-final class ModelSection {
-
-  private final BenchRun run;
-  private final SplitSection split;
-
-  ModelSection(BenchRun run, SplitSection split) {
-    this.run = run;
-    this.split = split;
-  }
+record ModelSection(BenchRun bench, SplitSection split) {
 
   void run() {
     Map<String, SplitSection.Figures> figures = split.figures();
@@ -29,7 +21,7 @@ final class ModelSection {
         RingModelTable.workerColumns(
             "| net | tau | c (ms) | o (ms) | M (MB) |", "|---|---:|---:|---:|---:|"));
     String paper = "";
-    Map<String, RingModelTable.GpuCompute> gpus = RingModelTable.gpuCompute(run.opt().output());
+    Map<String, RingModelTable.GpuCompute> gpus = RingModelTable.gpuCompute(bench.opt().output());
     List<RingModelTable.Case> cases = new ArrayList<>();
     for (SplitSection.Figures f : figures.values()) {
       if (f.net().name().startsWith("CIFAR")) {
@@ -71,7 +63,7 @@ final class ModelSection {
       }
     }
     md.append(paper).append("\n").append(RingModelTable.markdown(cases, s));
-    MarkdownSections.rewrite(run.opt().output(), "loop-model", md.toString());
+    MarkdownSections.rewrite(bench.opt().output(), "loop-model", md.toString());
   }
 
   /** The model's formula and what its terms stand for; S measured in this run. */
@@ -113,7 +105,7 @@ final class ModelSection {
     return String.format(
         Locale.ROOT,
         "%nAgainst the SparkNet paper (AlexNet on ImageNet, 3/5/10 GPUs: 2.4×/3.8×/4.4×"
-            + " at tau=50): the model predicts %.1f×/%.1f×/%.1f× here. The two answer"
+            + " at tau=50): the model predicts %s here. The two answer"
             + " different questions. (1) The paper's figures are speed-ups in time to a"
             + " given accuracy, which include the statistical cost of averaging (more"
             + " examples seen for the same accuracy, Figure 1b there and section 3 here);"
@@ -130,9 +122,7 @@ final class ModelSection {
             + " out of each worker's net, averaging, scheduling; local mode serialises"
             + " nothing) is %s the %.2f s that 10 workers' transfers take on the wire and at"
             + " both ends (M/B + M/S each).%n",
-        m.speedUp(3, 50),
-        m.speedUp(5, 50),
-        m.speedUp(10, 50),
+        m.paperSpeedUps(),
         c,
         f.net().batch(),
         tau,

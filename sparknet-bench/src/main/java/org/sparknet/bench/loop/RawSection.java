@@ -8,6 +8,7 @@ import static org.sparknet.bench.loop.BenchRun.seconds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.api.data.DataShard;
 import org.sparknet.api.data.ShardFeeder;
@@ -20,13 +21,20 @@ import org.sparknet.caffe.CaffeNet;
  * second core is better spent on a second worker or on BLAS threads.
  */
 final class RawSection {
+  /**
+   * One repetition's images/s of each way of running, and the share of a plain step that the
+   * divergence checks take.
+   */
+  private record Rep(
+      double plain,
+      double caffeNet,
+      double spark1,
+      double spark1t2,
+      double spark2,
+      double checkShare) {}
+
   private final BenchRun run;
-  private final List<Double> plain = new ArrayList<>();
-  private final List<Double> caffeNet = new ArrayList<>();
-  private final List<Double> spark1 = new ArrayList<>();
-  private final List<Double> spark1t2 = new ArrayList<>();
-  private final List<Double> spark2 = new ArrayList<>();
-  private final List<Double> checkShare = new ArrayList<>();
+  private final List<Rep> reps = new ArrayList<>();
 
   RawSection(BenchRun run) {
     this.run = run;
@@ -55,7 +63,7 @@ final class RawSection {
       for (int r = 0; r < run.opt().repeats(); r++) {
         double plainSeconds = loop.run(steps);
         double p = (double) steps * b / plainSeconds;
-        checkShare.add(loop.checks(steps) / plainSeconds);
+        double share = loop.checks(steps) / plainSeconds;
         long t0 = System.nanoTime();
         net.train(steps, feeder);
         double c = (double) steps * b / seconds(t0);
@@ -68,11 +76,7 @@ final class RawSection {
           run.blasThreads(1);
         }
         double s2 = imagesPerSecond(two, rounds);
-        plain.add(p);
-        caffeNet.add(c);
-        spark1.add(s1);
-        spark1t2.add(s1t2);
-        spark2.add(s2);
+        reps.add(new Rep(p, c, s1, s1t2, s2, share));
         log(
             "raw rep %d: plain %.0f, CaffeNet %.0f (%.3f), SparkNet 1 worker %.0f (%.3f), 1 worker"
                 + " x %d threads %.0f, 2 workers %.0f img/s",
@@ -82,12 +86,14 @@ final class RawSection {
     report(load, tau, rounds);
   }
 
-  private static Spread ratios(List<Double> of, List<Double> to) {
-    List<Double> r = new ArrayList<>();
-    for (int i = 0; i < of.size(); i++) {
-      r.add(of.get(i) / to.get(i));
-    }
-    return Spread.of(r);
+  /** One figure of every repetition, in order. */
+  private List<Double> column(ToDoubleFunction<Rep> figure) {
+    return reps.stream().map(figure::applyAsDouble).toList();
+  }
+
+  /** The repetitions' ratios of one figure to another. */
+  private Spread ratios(ToDoubleFunction<Rep> of, ToDoubleFunction<Rep> to) {
+    return Spread.of(reps.stream().map(r -> of.applyAsDouble(r) / to.applyAsDouble(r)).toList());
   }
 
   private static List<Double> percent(List<Double> shares) {
@@ -110,9 +116,15 @@ final class RawSection {
         .append(" |\n");
   }
 
+  /** A row of one way to use the second core, against one worker on one thread. */
+  private void secondCoreRow(StringBuilder md, String what, ToDoubleFunction<Rep> figure) {
+    String ratio = ratios(figure, Rep::spark1).format("%.3f") + " of 1 worker × 1 thread";
+    row(md, what, column(figure), ratio, "");
+  }
+
   private void report(String load, int tau, int rounds) {
-    Spread caffeRatio = ratios(caffeNet, plain);
-    Spread sparkRatio = ratios(spark1, plain);
+    Spread caffeRatio = ratios(Rep::caffeNet, Rep::plain);
+    Spread sparkRatio = ratios(Rep::spark1, Rep::plain);
     StringBuilder md =
         new StringBuilder("### 6. Against raw Caffe: one worker, and how to use the cores\n\n");
     md.append(
@@ -138,40 +150,29 @@ final class RawSection {
             run.opt().repeats(),
             load));
     md.append("| What runs | images/s | ratio | target |\n|---|---:|---:|---|\n");
-    row(md, "plain JavaCPP solver loop, 1 thread", plain, "1", "");
+    row(md, "plain JavaCPP solver loop, 1 thread", column(Rep::plain), "1", "");
     row(
         md,
         "`CaffeNet.train`, 1 thread",
-        caffeNet,
+        column(Rep::caffeNet),
         caffeRatio.format("%.3f") + " of plain",
         "≥ 0.98: " + BenchRun.metOrNot(caffeRatio.median() >= 0.98));
     row(
         md,
         String.format(Locale.ROOT, "SparkNet, 1 worker, tau=%d, 1 thread", tau),
-        spark1,
+        column(Rep::spark1),
         sparkRatio.format("%.3f") + " of plain",
         "≥ 0.95: " + BenchRun.metOrNot(sparkRatio.median() >= 0.95));
-    Spread share = Spread.of(checkShare);
+    Spread share = Spread.of(column(Rep::checkShare));
     md.append("| CaffeNet's divergence checks of one step alone (every blob the forward pass")
         .append(" writes and every weight blob summed into one value by BLAS gemv, read back once;")
         .append(" `StepProbe`) | — | ")
-        .append(Spread.of(percent(checkShare)).format("%.2f"))
+        .append(Spread.of(percent(column(Rep::checkShare))).format("%.2f"))
         .append(" % of a plain step | ≤ 2 %: ")
         .append(BenchRun.metOrNot(share.median() <= 0.02))
         .append(" |\n");
-    String perWorker = " of 1 worker × 1 thread";
-    row(
-        md,
-        "SparkNet, 1 worker, 2 BLAS threads",
-        spark1t2,
-        ratios(spark1t2, spark1).format("%.3f") + perWorker,
-        "");
-    row(
-        md,
-        "SparkNet, 2 workers × 1 thread",
-        spark2,
-        ratios(spark2, spark1).format("%.3f") + perWorker,
-        "");
+    secondCoreRow(md, "SparkNet, 1 worker, 2 BLAS threads", Rep::spark1t2);
+    secondCoreRow(md, "SparkNet, 2 workers × 1 thread", Rep::spark2);
     md.append(
         String.format(
             Locale.ROOT,

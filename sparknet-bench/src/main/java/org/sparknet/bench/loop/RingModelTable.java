@@ -124,7 +124,7 @@ final class RingModelTable {
         "%nAgainst published scaling. The SparkNet paper (Moritz et al. 2016, AlexNet on ImageNet,"
             + " EC2 GPU workers, driver averaging, tau = 50) reports 2.4×/3.8×/4.4× on 3/5/10"
             + " workers in time to accuracy; the model's GPU AlexNet at 10 Gbit/s and tau = 50"
-            + " predicts %.1f×/%.1f×/%.1f× with the driver's average and %.1f×/%.1f×/%.1f× with the"
+            + " predicts %s with the driver's average and %.1f×/%.1f×/%.1f× with the"
             + " ring, in images/s (the paper's figures also pay averaging's statistical cost)."
             + " Horovod (its benchmarks page: 128 servers of 4 Pascal GPUs, 25 Gbit/s RoCE, ring"
             + " all-reduce every step) reports 90 %% scaling efficiency for Inception V3 and"
@@ -135,9 +135,7 @@ final class RingModelTable {
             + " ring at tau = 10. The ring holds its efficiency as W grows where the driver's"
             + " link caps the average; what remains is the round's fixed cost o and the copy to"
             + " the driver, which Horovod's fused, overlapped all-reduce on GPUs does not pay.%n",
-        ten.speedUp(3, 50),
-        ten.speedUp(5, 50),
-        ten.speedUp(10, 50),
+        ten.paperSpeedUps(),
         ten.ringSpeedUp(3, 50),
         ten.ringSpeedUp(5, 50),
         ten.ringSpeedUp(10, 50),

@@ -88,7 +88,7 @@ public final class ScalingRounds {
     SparkSession spark = ClusterRounds.session(b, args, 4);
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      awaitExecutors(sc, n);
+      ClusterRounds.awaitExecutors(sc, n, 900);
       System.out.printf(Locale.ROOT, "executors %d%n", n);
       JavaRDD<Example> train =
           FashionMnist.locate(null).train().toRdd(sc, 0, n * 32 * BATCH, n, 1f / 256).cache();
@@ -116,14 +116,7 @@ public final class ScalingRounds {
 
   private static void rounds(JavaSparkContext sc, JavaRDD<Example> in, int n, Averaging a, int r)
       throws InterruptedException {
-    TrainerConfig cfg =
-        TrainerConfig.builder()
-            .setNetDefinition(tinyNet())
-            .optTau(1)
-            .optWorkers(n)
-            .optSeed(SEED)
-            .optAveraging(a)
-            .build();
+    TrainerConfig cfg = BenchRun.config(tinyNet(), 1, n).optAveraging(a).build();
     String mode = a.mode().label();
     try (SparkNetTrainer t = new SparkNetTrainer(sc, cfg)) {
       t.setTrainingData(in);
@@ -196,16 +189,6 @@ public final class ScalingRounds {
     @Override
     public Iterator<Integer> apply(Iterator<Example> it) {
       return Iterator$.MODULE$.empty();
-    }
-  }
-
-  static void awaitExecutors(JavaSparkContext sc, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 900_000_000_000L;
-    while (sc.sc().statusTracker().getExecutorInfos().length < n + 1) { // + the driver
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("Fewer than " + n + " executors registered in 900 s");
-      }
-      Thread.sleep(500);
     }
   }
 }

@@ -1,6 +1,5 @@
 package org.sparknet.bench.loop;
 
-import static org.sparknet.bench.loop.BenchRun.BATCH;
 import static org.sparknet.bench.loop.BenchRun.WORKERS;
 import static org.sparknet.bench.loop.BenchRun.log;
 import static org.sparknet.bench.loop.BenchRun.seconds;
@@ -16,26 +15,18 @@ import org.sparknet.api.train.SparkNetTrainer;
  * (the workers' solvers), the driver, the JVM's garbage collectors and JIT compilers, and the rest.
  * Two workers on two cores can reach 2 × one raw net only if nothing else takes a core.
  */
-final class ThreadsSection {
-  private static final int TAU = 50;
-
-  private final BenchRun run;
-
-  ThreadsSection(BenchRun run) {
-    this.run = run;
-  }
+record ThreadsSection(BenchRun bench) {
+  private static final int TAU = BenchRun.DEMO_TAU;
 
   void run() {
     String load = Machine.loadAverage();
     Sgemm.setThreads(1);
-    long perRound = (long) WORKERS * TAU * BATCH;
-    int rounds =
-        Math.max(1, (int) Math.floor(run.opt().demoEpochs() * run.train().count() / perRound));
+    int rounds = bench.demoRounds();
     Map<Integer, ThreadCpu.Sample> before = ThreadCpu.snapshot();
     long start = System.nanoTime();
     long examples = 0;
-    try (SparkNetTrainer t = run.trainer(BenchRun.lenet(), TAU, WORKERS)) {
-      t.setTrainingData(run.trainRdd());
+    try (SparkNetTrainer t = bench.trainer(BenchRun.lenet(), TAU, WORKERS)) {
+      t.setTrainingData(bench.trainRdd());
       for (int r = 0; r < rounds; r++) {
         examples += t.trainRound().examples();
       }
@@ -96,6 +87,6 @@ final class ThreadsSection {
             100 * other / (wall * cores),
             total,
             100 * total / (wall * cores)));
-    run.write("loop-threads", md);
+    bench.write("loop-threads", md);
   }
 }

@@ -63,20 +63,15 @@ final class TimeToAccuracySection {
   }
 
   private String row(int tau, String averaging, TimedCurve curve) {
-    AccuracyCurve c = curve.accuracy();
     double budget = timing.budgetSeconds();
     return String.format(
         Locale.ROOT,
-        "| %d | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |%n",
+        "| %d | %s | %s | %.4f | %s |%n",
         tau,
         averaging,
-        c.at(budget / 5),
-        c.at(budget * 2 / 5),
-        c.at(budget),
-        c.last(),
-        c.best(),
-        curve.epochs(),
-        curve.timeToTargetCell("**%.0f s**"));
+        curve.accuracyCells(budget / 5, budget * 2 / 5, budget),
+        curve.accuracy().last(),
+        curve.summaryCells("**%.0f s**"));
   }
 
   private void report(String load) {

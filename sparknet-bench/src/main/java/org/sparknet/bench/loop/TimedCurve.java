@@ -3,6 +3,7 @@ package org.sparknet.bench.loop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.sparknet.api.train.RoundMetrics;
@@ -53,6 +54,24 @@ record TimedCurve(AccuracyCurve accuracy, double epochs, double timeToTarget) {
   /** The time to target as a table cell: {@code format} of the seconds, or "not reached". */
   String timeToTargetCell(String format) {
     return reachedTarget() ? String.format(Locale.ROOT, format, timeToTarget) : "not reached";
+  }
+
+  /** Table cells of the test accuracy at each of {@code seconds}, separated by " | ". */
+  String accuracyCells(double... seconds) {
+    StringJoiner cells = new StringJoiner(" | ");
+    for (double x : seconds) {
+      cells.add(accuracy.at(x));
+    }
+    return cells.toString();
+  }
+
+  /**
+   * The cells every time-to-accuracy table ends a row with: the best accuracy, the epochs and the
+   * time to target ({@code targetFormat} of its seconds).
+   */
+  String summaryCells(String targetFormat) {
+    return String.format(
+        Locale.ROOT, "%.4f | %.1f | %s", accuracy.best(), epochs, timeToTargetCell(targetFormat));
   }
 
   /**

@@ -24,6 +24,13 @@ public final class SolverUpgrade {
           "ADADELTA", "AdaDelta",
           "ADAM", "Adam");
 
+  private static final LegacyEnum SOLVER_TYPE =
+      new LegacyEnum(
+          "solver_type",
+          TYPES,
+          "Caffe's solver_type is one of",
+          "or write type: \"SGD\", \"Adam\", ...");
+
   private static final List<String> EMBEDDED =
       List.of("net_param", "train_net_param", "test_net_param");
 
@@ -66,18 +73,6 @@ public final class SolverUpgrade {
               + type.where()
               + "); Caffe refuses both: keep only type");
     }
-    String v = TYPES.get(legacy.value());
-    if (v == null || legacy.quoted()) {
-      throw new IllegalArgumentException(
-          source
-              + ", "
-              + legacy.where()
-              + ": unknown solver_type "
-              + legacy.value()
-              + "; Caffe's solver_type is one of "
-              + new java.util.TreeSet<>(TYPES.keySet())
-              + " (or write type: \"SGD\", \"Adam\", ...)");
-    }
-    return v;
+    return SOLVER_TYPE.upgrade(legacy, source);
   }
 }

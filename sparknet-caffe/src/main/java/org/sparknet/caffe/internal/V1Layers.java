@@ -60,6 +60,13 @@ final class V1Layers {
           Map.entry("WINDOW_DATA", "WindowData"),
           Map.entry("THRESHOLD", "Threshold"));
 
+  private static final LegacyEnum TYPE =
+      new LegacyEnum(
+          "V1 layer type",
+          TYPES,
+          "a V1 'layers' block takes one of Caffe's V1 enum types",
+          "a V2 'layer' block takes a quoted type like \"Convolution\"");
+
   /** V1 data layer types and the parameter message whose transformation fields move. */
   private static final Map<String, String> DATA_PARAMS =
       Map.of(
@@ -161,19 +168,7 @@ final class V1Layers {
     copy(layer, out, "name");
     Field type = layer.first("type");
     if (type != null) {
-      String v2 = TYPES.get(type.value());
-      if (v2 == null || type.quoted()) {
-        throw new IllegalArgumentException(
-            what
-                + ", "
-                + type.where()
-                + ": unknown V1 layer type "
-                + (type.quoted() ? "\"" + type.value() + "\"" : type.value())
-                + "; a V1 'layers' block takes one of Caffe's V1 enum types "
-                + new java.util.TreeSet<>(TYPES.keySet())
-                + " (a V2 'layer' block takes a quoted type like \"Convolution\")");
-      }
-      out.add(Field.string("type", v2));
+      out.add(Field.string("type", TYPE.upgrade(type, what)));
     }
     copy(layer, out, "bottom");
     copy(layer, out, "top");

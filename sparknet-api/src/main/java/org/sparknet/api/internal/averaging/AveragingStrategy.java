@@ -103,8 +103,14 @@ public abstract sealed class AveragingStrategy implements Serializable {
   public abstract float[] combineKept(
       float[] centre, List<float[]> values, List<short[]> packed, double[] weights);
 
-  /** The next weights from a running sum of the results ({@code treeAggregate}). */
-  public abstract float[] combineSum(float[] centre, Averager.Sum sum);
+  /**
+   * The next weights from a running sum of the results ({@code treeAggregate}). Rules whose workers
+   * send offsets from the centre (elastic, and any rule compressed) move the centre by the summed
+   * offset times {@link #offsetScale}; plain averaging, which sums weights, overrides this.
+   */
+  public float[] combineSum(float[] centre, Averager.Sum sum) {
+    return sum.offset(centre, offsetScale(sum.weight()));
+  }
 
   /** Each offset's factor when the next weights are {@code centre + Σ_i s_i d_i}. */
   abstract double[] offsetScales(double[] weights);
@@ -271,11 +277,6 @@ public abstract sealed class AveragingStrategy implements Serializable {
     }
 
     @Override
-    public float[] combineSum(float[] centre, Averager.Sum sum) {
-      return sum.offset(centre, offsetScale(sum.weight()));
-    }
-
-    @Override
     double[] offsetScales(double[] weights) {
       double[] scales = new double[weights.length];
       Arrays.fill(scales, alpha);
@@ -357,11 +358,6 @@ public abstract sealed class AveragingStrategy implements Serializable {
     public float[] combineKept(
         float[] centre, List<float[]> values, List<short[]> packed, double[] weights) {
       return Averager.offset(centre, packed, codec, inner.offsetScales(weights));
-    }
-
-    @Override
-    public float[] combineSum(float[] centre, Averager.Sum sum) {
-      return sum.offset(centre, inner.offsetScale(sum.weight()));
     }
 
     @Override

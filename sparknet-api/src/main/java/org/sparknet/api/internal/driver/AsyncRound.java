@@ -8,7 +8,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +44,7 @@ final class AsyncRound implements RoundDriver {
   private final WorkerPlan plan;
   private final BroadcastReleaser releaser;
   private final AsyncSlot slot;
-  private final JavaRDD<PartitionResult> rounds;
-  private final int partitions;
-  private final DataSpread spread;
+  private final RoundJob rounds;
   private final float scale;
   private final int staleness;
   private ParameterServer server;
@@ -84,17 +81,14 @@ final class AsyncRound implements RoundDriver {
     this.plan = plan;
     this.releaser = releaser;
     this.slot = new AsyncSlot(plan);
-    AsyncSlot s = slot;
-    this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
-    this.partitions = data.partitions();
-    this.spread = new DataSpread(sc, data);
+    this.rounds = RoundJob.over(sc, data, slot::train);
     this.scale = scale;
     this.staleness = staleness;
   }
 
   @Override
   public DriverRound.Outcome run(DriverRound.Start start) {
-    spread.beforeRound(start.round());
+    rounds.spread().beforeRound(start.round());
     long t0 = System.nanoTime();
     if (server != null && start.weightsToken() != serverToken) {
       stop(); // the weights were replaced from outside: serve the new ones
@@ -107,13 +101,13 @@ final class AsyncRound implements RoundDriver {
               scale,
               staleness,
               plan.tau(),
-              partitions,
+              rounds.partitions(),
               IDLE_MILLIS);
       serverToken = start.weightsToken();
       settledTarget = server.settled();
       before = server.stats();
     }
-    long budget = (long) plan.tau() * partitions;
+    long budget = (long) plan.tau() * rounds.partitions();
     settledTarget += budget;
     server.allow(settledTarget + budget);
     // at least one push a round, also when the pushes of the round before ran past its target
@@ -179,7 +173,7 @@ final class AsyncRound implements RoundDriver {
         new FutureTask<>(
             () -> {
               sc.setJobDescription(description);
-              return rounds.collect();
+              return rounds.rdd().collect();
             });
     Thread t = new Thread(task, "SparkNet asynchronous job");
     t.setDaemon(true);
@@ -193,7 +187,7 @@ final class AsyncRound implements RoundDriver {
     AsyncStats delta = now.minus(before);
     before = now;
     RoundTotals totals = RoundTotals.onDriver(plan.compression());
-    for (int p = 0; p < partitions; p++) {
+    for (int p = 0; p < rounds.partitions(); p++) {
       AsyncStats.Worker w = delta.worker(p);
       // steps: the round's share of the budget per worker, so that the run's iteration counts
       // as a synchronous run's would; each worker's own steps are in the server's counts.

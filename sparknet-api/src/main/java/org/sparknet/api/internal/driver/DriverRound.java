@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.data.DataShard;
@@ -35,9 +34,7 @@ public final class DriverRound implements RoundDriver {
   private final WorkerPlan plan;
   private final BroadcastReleaser releaser;
   private final OrdersSlot slot;
-  private final JavaRDD<PartitionResult> rounds;
-  private final int partitions;
-  private final DataSpread spread;
+  private final RoundJob rounds;
   private boolean resultSizeChecked;
 
   /** The rounds over {@code data}; build a new one when the training data changes. */
@@ -47,10 +44,7 @@ public final class DriverRound implements RoundDriver {
     this.plan = plan;
     this.releaser = releaser;
     this.slot = new OrdersSlot(plan);
-    OrdersSlot s = slot;
-    this.rounds = data.shards().mapPartitionsWithIndex(s::train, true);
-    this.partitions = data.partitions();
-    this.spread = new DataSpread(sc, data);
+    this.rounds = RoundJob.over(sc, data, slot::train);
   }
 
   /**
@@ -92,7 +86,7 @@ public final class DriverRound implements RoundDriver {
    */
   @Override
   public Outcome run(Start start) {
-    spread.beforeRound(start.round());
+    rounds.spread().beforeRound(start.round());
     if (!resultSizeChecked) {
       checkResultSize(start.sumOnDriver());
       resultSizeChecked = true;
@@ -106,7 +100,7 @@ public final class DriverRound implements RoundDriver {
     slot.orders = broadcasts.orders(start);
     try {
       if (start.sumOnDriver()) {
-        List<PartitionResult> list = new ArrayList<>(rounds.collect());
+        List<PartitionResult> list = new ArrayList<>(rounds.rdd().collect());
         long c0 = System.nanoTime();
         if (localKey != null) {
           list.replaceAll(r -> LocalHandoff.take(localKey, r));
@@ -117,8 +111,10 @@ public final class DriverRound implements RoundDriver {
         return new Outcome(totals, broadcastNanos, System.nanoTime() - c0);
       }
       RoundTotals totals =
-          rounds.treeAggregate(
-              new RoundTotals(plan.compression()), RoundTotals::add, RoundTotals::merge, 2);
+          rounds
+              .rdd()
+              .treeAggregate(
+                  new RoundTotals(plan.compression()), RoundTotals::add, RoundTotals::merge, 2);
       return new Outcome(totals, broadcastNanos, 0);
     } catch (Exception e) {
       throw TaskFailures.unwrap(e);
@@ -149,7 +145,8 @@ public final class DriverRound implements RoundDriver {
   private void checkResultSize(boolean onDriver) {
     long limit = sc.getConf().getSizeAsBytes("spark.driver.maxResultSize", "1g");
     long floats = plan.layout().size();
-    long results = onDriver ? partitions : (long) Math.ceil(Math.sqrt(partitions));
+    long results =
+        onDriver ? rounds.partitions() : (long) Math.ceil(Math.sqrt(rounds.partitions()));
     long each = onDriver ? floats * plan.compression().bytesPerValue() : floats * Double.BYTES;
     long total = results * (each + 4096);
     if (limit > 0 && total > limit) {

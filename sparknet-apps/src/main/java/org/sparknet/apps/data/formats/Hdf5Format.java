@@ -22,11 +22,6 @@ public final class Hdf5Format extends NamedFormat {
   @Override
   DataSource openData(DataRequest r) {
     Hdf5Source h5 = Hdf5Source.open(Sources.existing(r), Hdf5Source.DATA, Hdf5Source.LABEL);
-    return new ShardedSource(
-        this,
-        h5.count(),
-        h5.labelled(),
-        h5.sampleShape(),
-        (sc, plan) -> h5.toRdd(sc, plan.partitions(), plan.scale()));
+    return ShardedSource.of(this, h5);
   }
 }

@@ -29,11 +29,6 @@ public final class IdxFormat extends NamedFormat {
     StoragePath labels = IdxInput.labels(imgs, r.labelsUri(), r.labelsOption(), r.labelsRequired());
     IdxDataset idx =
         labels == null ? IdxDataset.openUnlabelled(imgs) : IdxDataset.open(imgs, labels, 256);
-    return new ShardedSource(
-        this,
-        idx.count(),
-        idx.labelled(),
-        idx.sampleShape(),
-        (sc, plan) -> idx.toRdd(sc, plan.partitions(), plan.scale()));
+    return ShardedSource.of(this, idx);
   }
 }

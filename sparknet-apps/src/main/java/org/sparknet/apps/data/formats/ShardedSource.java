@@ -9,6 +9,7 @@ import org.sparknet.api.data.DataSource;
 import org.sparknet.api.data.Example;
 import org.sparknet.api.data.ReadPlan;
 import org.sparknet.api.data.SampleHints;
+import org.sparknet.apps.data.ShardedDataset;
 
 /**
  * A source over a dataset that the driver opened and measured (count, labels, one example's shape
@@ -22,6 +23,16 @@ record ShardedSource(
   @FunctionalInterface
   interface Reader {
     JavaRDD<Example> read(JavaSparkContext sc, ReadPlan plan);
+  }
+
+  /** The source of {@code data}, whose records are read as they are (no per-format transform). */
+  static ShardedSource of(DataFormat format, ShardedDataset data) {
+    return new ShardedSource(
+        format,
+        data.count(),
+        data.labelled(),
+        data.sampleShape(),
+        (sc, plan) -> data.toRdd(sc, plan.partitions(), plan.scale()));
   }
 
   @Override
