@@ -4,22 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,8 +49,8 @@ class GpuSchedulingIT {
                     "2",
                     "spark.worker.resource.gpu.discoveryScript",
                     discovery.toString())));
-    appJar = appJar(scripts.resolve("gpu-scheduling-app.jar"));
-    apiTestJar = apiTestJar(scripts.resolve("sparknet-api-testnet.jar"));
+    appJar = GpuAppJars.appJar(scripts.resolve("gpu-scheduling-app.jar"));
+    apiTestJar = GpuAppJars.apiTestJar(scripts.resolve("sparknet-api-testnet.jar"));
   }
 
   @AfterAll
@@ -71,22 +62,22 @@ class GpuSchedulingIT {
 
   @Test
   void eachTaskBuildsItsNetOnTheGpuSparkAssignedIt() throws Exception {
-    Run run = submit("one-gpu-per-task", "gpu", 1, "1");
+    GpuSchedulingRun run = submit("one-gpu-per-task", "gpu", 1, "1");
     List<String[]> built = run.builtNets();
-    assertFalse(built.isEmpty(), "no net was built on the executors: " + run.output);
+    assertFalse(built.isEmpty(), "no net was built on the executors: " + run.output());
     for (String[] b : built) {
       assertEquals("gpu:" + b[1], b[2], "partition " + b[0] + " built on another device");
     }
     // Both partitions' tasks run at once on the one executor of 2 cores and 2 GPUs: distinct GPUs.
     for (List<String> devices : run.roundDevices()) {
-      assertEquals(2, devices.size(), run.output);
+      assertEquals(2, devices.size(), run.output());
       assertEquals(Set.of("gpu:0", "gpu:1"), new HashSet<>(devices), "a round's devices");
     }
   }
 
   @Test
   void aGroupOfTwoSolversTakesTwoGpus() throws Exception {
-    Run run = submit("two-gpus-per-task", "auto", 2, "2");
+    GpuSchedulingRun run = submit("two-gpus-per-task", "auto", 2, "2");
     for (String[] b : run.builtNets()) {
       List<String> assigned = List.of(b[1].split(","));
       assertEquals(2, assigned.size(), "the task holds two GPUs");
@@ -111,7 +102,7 @@ class GpuSchedulingIT {
    */
   @Test
   void twoTasksSharingOneGpuBothRunOnIt() throws Exception {
-    Run run = submit("half-a-gpu-per-task", "gpu", 1, "1", "0.5");
+    GpuSchedulingRun run = submit("half-a-gpu-per-task", "gpu", 1, "1", "0.5");
     List<String[]> built = run.builtNets();
     Set<String> partitions = new HashSet<>();
     for (String[] b : built) {
@@ -119,44 +110,19 @@ class GpuSchedulingIT {
       assertEquals("gpu:" + b[1], b[2], "partition " + b[0] + " built on another device");
       partitions.add(b[0]);
     }
-    assertEquals(Set.of("0", "1"), partitions, run.output);
+    assertEquals(Set.of("0", "1"), partitions, run.output());
     for (List<String> devices : run.roundDevices()) {
-      assertEquals(2, devices.size(), run.output);
+      assertEquals(2, devices.size(), run.output());
       assertEquals(1, new HashSet<>(devices).size(), "both workers on the one GPU: " + devices);
     }
   }
 
-  private record Run(String output, Path deviceLog) {
-    /** partition, assigned addresses, device: one per net built on an executor. */
-    List<String[]> builtNets() throws IOException {
-      List<String[]> out = new ArrayList<>();
-      Pattern p = Pattern.compile("partition=(\\d+) .*assigned=(\\S*) device=(\\S+)");
-      for (String line : Files.readAllLines(deviceLog)) {
-        Matcher m = p.matcher(line);
-        assertTrue(m.find(), line);
-        out.add(new String[] {m.group(1), m.group(2), m.group(3)});
-      }
-      return out;
-    }
-
-    /** Each round's devices by partition, as the driver reported them. */
-    List<List<String>> roundDevices() {
-      List<List<String>> out = new ArrayList<>();
-      Matcher m = Pattern.compile("ROUND \\d+ DEVICES \\[(.*)]").matcher(output);
-      while (m.find()) {
-        out.add(List.of(m.group(1).split(", ")));
-      }
-      assertEquals(3, out.size(), output);
-      return out;
-    }
-  }
-
-  private static Run submit(String name, String device, int group, String gpusPerTask)
+  private static GpuSchedulingRun submit(String name, String device, int group, String gpusPerTask)
       throws Exception {
     return submit(name, device, group, "2", gpusPerTask);
   }
 
-  private static Run submit(
+  private static GpuSchedulingRun submit(
       String name, String device, int group, String gpusPerExecutor, String gpusPerTask)
       throws Exception {
     Path deviceLog = cluster.dir().resolve(name + "-devices.log");
@@ -179,54 +145,11 @@ class GpuSchedulingIT {
             List.of(device, Integer.toString(group), "3", deviceLog.toString()));
     int rc = s.await(Duration.ofMinutes(4));
     assertEquals(0, rc, s.output());
-    return new Run(s.output(), deviceLog);
+    return new GpuSchedulingRun(s.output(), deviceLog);
   }
 
   /** The build's launcher log4j2 settings (warnings only), for the driver. */
   private static Path log4j() {
     return StandaloneCluster.TARGET.resolve("launcher/log4j2.properties");
-  }
-
-  /** The app and its engine, from this module's test classes, with the engine registered. */
-  private static Path appJar(Path jar) throws IOException {
-    Path classes = StandaloneCluster.TARGET.resolve("test-classes");
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-      for (Class<?> c : List.of(GpuSchedulingApp.class, DeviceRecorderProvider.class)) {
-        String name = c.getName().replace('.', '/') + ".class";
-        put(out, name, Files.readAllBytes(classes.resolve(name)));
-      }
-      put(
-          out,
-          "META-INF/services/org.sparknet.api.NetProvider",
-          (DeviceRecorderProvider.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-    return jar;
-  }
-
-  /** sparknet-api's test net (SoftmaxNet), from the test class path: a jar, or its classes. */
-  private static Path apiTestJar(Path jar) throws IOException {
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      Path p = Path.of(entry);
-      if (entry.contains("sparknet-api") && entry.endsWith("-tests.jar")) {
-        return p;
-      }
-      if (entry.contains("sparknet-api") && entry.endsWith("test-classes")) {
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-            Stream<Path> files = Files.walk(p.resolve("org/sparknet/api/testnet"))) {
-          for (Path f : files.filter(Files::isRegularFile).toList()) {
-            put(out, p.relativize(f).toString(), Files.readAllBytes(f));
-          }
-        }
-        return jar;
-      }
-    }
-    throw new IllegalStateException("sparknet-api's test classes are not on the class path");
-  }
-
-  private static void put(JarOutputStream out, String name, byte[] bytes) throws IOException {
-    out.putNextEntry(new JarEntry(name));
-    OutputStream o = out;
-    o.write(bytes);
-    out.closeEntry();
   }
 }

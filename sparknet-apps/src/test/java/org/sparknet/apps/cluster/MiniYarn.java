@@ -8,12 +8,19 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppReport;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.sparknet.apps.testing.MiniHdfs;
 
 /**
@@ -29,12 +36,27 @@ import org.sparknet.apps.testing.MiniHdfs;
  * ResourceManager has published its port. Virtual memory checks are off (a JVM reserves far more
  * address space than it uses); physical memory checks are on, as on a production cluster, so that a
  * container that outgrows its size is killed here too.
+ *
+ * <p>The node offers {@link #NODE_GPUS} GPUs as the resource {@value #GPU} (docs/cluster-yarn.md,
+ * "GPUs as YARN resources"), as a cluster with Hadoop's resource types does: {@code
+ * yarn.resource-types} names it, the node's {@code yarn.nodemanager.resource-type.yarn.io/gpu}
+ * counts them, and the capacity scheduler allocates them with the DominantResourceCalculator (with
+ * its default calculator, which counts memory alone, the ResourceManager refuses to start: "RM uses
+ * DefaultResourceCalculator which used only memory as resource-type but invalid resource-types
+ * specified {yarn.io/gpu=...}"). Only the count is offered, without the NodeManager's GPU plugin
+ * (no device to isolate): an app that asks for none gets none, and counts vcores as a real cluster
+ * does.
  */
 public final class MiniYarn {
   /** What the NodeManager offers: room for an ApplicationMaster and a few small executors. */
   public static final int NODE_MEMORY_MB = 6144;
 
   public static final int NODE_VCORES = 4;
+
+  /** YARN's name of the GPU resource, which Spark asks for when executors need resource "gpu". */
+  public static final String GPU = "yarn.io/gpu";
+
+  public static final int NODE_GPUS = 2;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
   private static final Set<RMAppState> FINAL_STATES =
@@ -85,6 +107,14 @@ public final class MiniYarn {
       conf.set("yarn.resourcemanager.hostname", "127.0.0.1");
       conf.setInt("yarn.nodemanager.resource.memory-mb", NODE_MEMORY_MB);
       conf.setInt("yarn.nodemanager.resource.cpu-vcores", NODE_VCORES);
+      conf.set("yarn.resource-types", GPU);
+      conf.setInt("yarn.nodemanager.resource-type." + GPU, NODE_GPUS);
+      conf.set(
+          "yarn.scheduler.capacity.resource-calculator",
+          "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+      // The resource types are the JVM's, read once from the class path's resource-types.xml;
+      // the ResourceManager and NodeManager here learn them from this configuration instead.
+      ResourceUtils.resetResourceTypes(conf);
       conf.setInt("yarn.scheduler.minimum-allocation-mb", 128);
       conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
       conf.setBoolean("yarn.nodemanager.pmem-check-enabled", true);
@@ -170,6 +200,31 @@ public final class MiniYarn {
       }
       Thread.sleep(200);
     }
+  }
+
+  /**
+   * The containers the ResourceManager's scheduler holds now for the application tagged {@code tag}
+   * (its ApplicationMaster's among them), each with what it was allocated: container id to
+   * resource. Empty before the application is submitted and once it ended.
+   */
+  public Map<String, Resource> liveContainers(String tag) {
+    Map<String, Resource> out = new TreeMap<>();
+    for (RMApp app : applications()) {
+      RMAppAttempt attempt = app.getCurrentAppAttempt();
+      if (!app.getApplicationTags().contains(tag) || attempt == null) {
+        continue;
+      }
+      SchedulerAppReport report =
+          yarn.getResourceManager()
+              .getResourceScheduler()
+              .getSchedulerAppInfo(attempt.getAppAttemptId());
+      if (report != null) {
+        for (RMContainer c : report.getLiveContainers()) {
+          out.put(c.getContainerId().toString(), c.getAllocatedResource());
+        }
+      }
+    }
+    return out;
   }
 
   /** Executor JVMs (YarnCoarseGrainedExecutorBackend; not the shells that start them) now. */

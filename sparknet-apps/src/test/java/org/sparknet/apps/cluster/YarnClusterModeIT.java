@@ -65,7 +65,7 @@ class YarnClusterModeIT {
         }) {
       l.setConf("spark.hadoop." + key, conf.get(key));
     }
-    training.sparkConf("cluster-mode").forEach(l::setConf);
+    YarnTraining.sparkConf("cluster-mode").forEach(l::setConf);
     l.setConf("spark.driver.memory", "768m");
     // One attempt: YARN reruns a failed ApplicationMaster (the cluster's default is 2 attempts),
     // and the rerun's train stops at the model the first one wrote ("already exists"), which

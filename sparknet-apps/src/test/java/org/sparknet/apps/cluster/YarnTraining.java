@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.MiniHdfs;
 
@@ -58,6 +59,11 @@ final class YarnTraining {
    * {@code out} on HDFS.
    */
   List<String> trainArgs(String out) {
+    return trainArgs(out, WORKERS, TAU);
+  }
+
+  /** The {@code train} options with {@code workers} workers of {@code tau} steps a round. */
+  List<String> trainArgs(String out, int workers, int tau) {
     MiniHdfs hdfs = hdfs();
     return List.of(
         "train",
@@ -68,9 +74,9 @@ final class YarnTraining {
         "--test",
         hdfs.uri("/data/t10k-images-idx3-ubyte"),
         "--workers",
-        Integer.toString(WORKERS),
+        Integer.toString(workers),
         "--tau",
-        Integer.toString(TAU),
+        Integer.toString(tau),
         "--rounds",
         Integer.toString(ROUNDS),
         "--output",
@@ -81,7 +87,7 @@ final class YarnTraining {
    * The Spark settings of every run: {@link #WORKERS} executors of one core and 512m, tagged {@code
    * tag} in YARN (so that a test finds its application).
    */
-  Map<String, String> sparkConf(String tag) {
+  static Map<String, String> sparkConf(String tag) {
     Map<String, String> all = new LinkedHashMap<>();
     all.put("spark.yarn.tags", tag);
     all.put("spark.executor.instances", Integer.toString(WORKERS));
@@ -92,6 +98,9 @@ final class YarnTraining {
     // each node), here the build's copy: bin/sparknet's default, an upload of 320 MB to HDFS
     // (ClusterJars, tested by ClusterJarsIT), took two minutes of a loaded 2-core machine.
     all.put("spark.yarn.jars", "local:" + StandaloneCluster.TARGET.resolve("spark-jars") + "/*");
+    // Nothing reads Spark's UI here, and its start raced once on a loaded machine (a
+    // ConcurrentModificationException in Jetty's ServletHandler failed the SparkContext).
+    all.put("spark.ui.enabled", "false");
     // The containers' java: the NodeManager passes on no JAVA_HOME of its own here.
     String javaHome = System.getProperty("java.home");
     all.put("spark.executorEnv.JAVA_HOME", javaHome);
@@ -106,14 +115,25 @@ final class YarnTraining {
    */
   SparkSubmitProcess train(String tag, String out, Map<String, String> conf, List<String> more)
       throws IOException {
+    List<String> args = new ArrayList<>(trainArgs(out));
+    args.addAll(more);
+    return train(tag, args, conf);
+  }
+
+  /**
+   * Starts {@code bin/sparknet} with {@code args} (a {@code train} command) on this YARN, with
+   * {@link #sparkConf} and {@code conf} (a null value unsets one of sparkConf's settings).
+   */
+  SparkSubmitProcess train(String tag, List<String> args, Map<String, String> conf)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(bin.toString());
-    cmd.addAll(trainArgs(out));
+    cmd.addAll(args);
     cmd.add(2, "yarn");
     cmd.add(2, "--master");
-    cmd.addAll(more);
     Map<String, String> all = sparkConf(tag);
     all.putAll(conf);
+    all.values().removeIf(Objects::isNull);
     StringBuilder opts = new StringBuilder("-Xmx1g");
     all.forEach((k, v) -> opts.append(" -D").append(k).append('=').append(v));
     Path log = yarn.dir().resolve(tag + ".log");
