@@ -105,7 +105,8 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    int workers = run.workers("SparkNet char-RNN");
+    NetDefinition def = CharRnn.definition(unroll, streams, hidden, lr, run.seed);
+    int workers = run.workers("SparkNet char-RNN", def);
     int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
     if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
@@ -126,9 +127,7 @@ public final class CharRnnCommand implements Callable<Integer> {
         "LSTM %d units, unrolled %d steps x %d streams; %d workers, tau=%d, %d rounds%n",
         hidden, unroll, streams, workers, tau, rounds);
     String sparkMaster = run.sparkMaster(workers);
-    NetDefinition def =
-        run.onDevice(CharRnn.definition(unroll, streams, hidden, lr, run.seed), sparkMaster);
-    TrainerConfig config = run.config(def, workers, tau, rounds).build();
+    TrainerConfig config = run.config(run.onDevice(def), workers, tau, rounds).build();
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

@@ -12,15 +12,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --workers}, {@code --tau}, {@code --master}, {@code --seed}, {@code --metrics} and the
- * device options of the apps that train on an embedded local Spark unless told otherwise (demo,
- * char-rnn), and what they do alike with them: the worker count, the master, the net's device and
- * the trainer.
+ * {@code --workers}, {@code --tau}, {@code --master}, {@code --seed}, {@code --metrics}, {@code
+ * --device} and {@code --workers-per-gpu} of the apps that train on an embedded local Spark unless
+ * told otherwise (demo, char-rnn), and what they do alike with them: the worker count, the master,
+ * the net's device and the trainer.
  */
 final class LocalRunOptions {
   static final int DEFAULT_TAU = 50;
 
   @Mixin DeviceOptions device = new DeviceOptions();
+
+  @Mixin WorkersPerGpuOption perGpu = new WorkersPerGpuOption();
+
+  /** The device {@link #workers} chose for the app's nets. */
+  private String placed;
 
   @Option(
       names = "--workers",
@@ -61,12 +66,21 @@ final class LocalRunOptions {
     return tau == null ? defaultTau : tau;
   }
 
-  /** {@code --workers} (exit 2 below 1), else the task slots. */
-  int workers(String appName) {
+  /**
+   * {@code --workers} (exit 2 below 1), else, in local mode with {@code --device gpu}, K per
+   * visible GPU ({@code --workers-per-gpu K}, as train), else the task slots; and the device of the
+   * app's nets, chosen from {@code sample} (any of its definitions: they differ in their numbers
+   * only).
+   */
+  int workers(String appName, NetDefinition sample) {
     if (workers != null && workers < 1) {
       throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
     }
-    return TaskSlots.resolve(workers, master, 1, appName);
+    perGpu.check();
+    // The device depends on whether the tasks run here, not on how many local threads they get.
+    placed = device.apply(sample, master == null ? "local" : master).device();
+    int w = perGpu.workers(sample.withDevice(placed), workers, TaskSlots.local(master, 1), 1);
+    return w > 0 ? w : TaskSlots.resolve(workers, master, 1, appName);
   }
 
   /** {@code --master}, else a local Spark of one thread per worker. */
@@ -74,9 +88,12 @@ final class LocalRunOptions {
     return master == null ? "local[" + workers + "]" : master;
   }
 
-  /** {@code def} on the device the device options name, for a Spark of {@code sparkMaster}. */
-  NetDefinition onDevice(NetDefinition def, String sparkMaster) {
-    return device.apply(def, sparkMaster);
+  /** {@code def} on the device that {@link #workers} chose. */
+  NetDefinition onDevice(NetDefinition def) {
+    if (placed == null) {
+      throw new IllegalStateException("LocalRunOptions.workers chooses the device first");
+    }
+    return def.withDevice(placed);
   }
 
   /**
@@ -92,6 +109,7 @@ final class LocalRunOptions {
     if (metrics != null) {
       config.optMetricsFile(TrainCommand.outputOption(metrics, "--metrics").toString());
     }
+    perGpu.apply(config);
     return config;
   }
 

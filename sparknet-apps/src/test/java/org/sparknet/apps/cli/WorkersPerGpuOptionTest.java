@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparknet.api.NetDefinition;
 import org.sparknet.api.device.GpuSharing;
+import org.sparknet.api.train.TrainerConfig;
+import org.sparknet.apps.charrnn.CharRnn;
 import org.sparknet.apps.testing.CliFixtures;
 import org.sparknet.apps.testing.CliFixtures.Result;
+import picocli.CommandLine;
 
 /**
  * {@code --workers-per-gpu}: the worker count of a local run on N visible GPUs (laid out by the
@@ -67,6 +71,29 @@ class WorkersPerGpuOptionTest {
     assertTrue(
         r.err().contains("sparknet: error: --workers-per-gpu must be >= 1 but was 0"),
         r.toString());
+  }
+
+  /**
+   * demo and char-rnn take the option too: K reaches their trainer, and K = 0 is exit 2 before
+   * their data is read. Broken builds seen: without the option in LocalRunOptions, "Unknown
+   * options: '--workers-per-gpu', '3'"; without {@code perGpu.apply}, "expected: <3> but was: <1>".
+   */
+  @Test
+  void demoAndCharRnnTakeTheOptionAndPassKToTheTrainer() {
+    CharRnnCommand rnn = new CharRnnCommand();
+    new CommandLine(rnn).parseArgs("--workers-per-gpu", "3", "--workers", "2", "--device", "cpu");
+    NetDefinition def = CharRnn.definition(8, 2, 16, 0.01, 1);
+    assertEquals(2, rnn.run.workers("test", def));
+    TrainerConfig config = rnn.run.config(rnn.run.onDevice(def), 2, 1, 1).build();
+    assertEquals(3, config.gpuSharing().workersPerGpu());
+    assertEquals("cpu", config.netDefinition().device());
+    for (String command : new String[] {"demo", "char-rnn"}) {
+      Result r = CliFixtures.run(command, "--workers-per-gpu", "0");
+      assertEquals(2, r.exit(), r.toString());
+      assertTrue(
+          r.err().contains("sparknet: error: --workers-per-gpu must be >= 1 but was 0"),
+          r.toString());
+    }
   }
 
   private static int workers(GpuSharing s, String device, Integer workers, int visible) {
