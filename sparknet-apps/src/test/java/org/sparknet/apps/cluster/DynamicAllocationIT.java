@@ -41,9 +41,12 @@ class DynamicAllocationIT {
   private static final int TAU = 300;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
-  /** DAGScheduler's line for a stage of the training rounds' RDD; group 1 is the stage. */
+  /**
+   * DAGScheduler's line for a stage of the training rounds' RDD (made in RoundJob, whose call site
+   * names the stage); group 1 is the stage.
+   */
   private static final Pattern TRAINING_STAGE =
-      Pattern.compile("missing tasks from \\w+ (\\d+) \\([^)]*DriverRound\\.java");
+      Pattern.compile("missing tasks from \\w+ (\\d+) \\([^)]*RoundJob\\.java");
 
   /** TaskSetManager's line for a task started; groups: stage, executor. */
   private static final Pattern STARTED =
