@@ -42,10 +42,7 @@ final class SettingsBroadcasts {
     if (env == null || !DRIVER.equals(env.executorId()) || TaskContext.get() != null) {
       return null;
     }
-    scala.Option<SparkSession> s = SparkSession.getActiveSession();
-    if (s.isEmpty()) {
-      s = SparkSession.getDefaultSession();
-    }
+    scala.Option<SparkSession> s = StorageSettings.session();
     if (s.isEmpty() || s.get().sparkContext().isStopped()) {
       return null;
     }

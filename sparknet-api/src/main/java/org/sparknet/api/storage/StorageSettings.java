@@ -9,7 +9,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serial;
 import java.io.Serializable;
-import java.lang.ref.WeakReference;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
@@ -43,11 +42,6 @@ public final class StorageSettings implements Serializable {
   /** The broadcast that a deserialised copy read its settings from; null when it came as bytes. */
   private transient Broadcast<byte[]> received;
 
-  /** The broadcast this driver's object sends to tasks of {@link #madeFor}. */
-  private transient Broadcast<byte[]> made;
-
-  private transient WeakReference<SparkContext> madeFor;
-
   private StorageSettings(Configuration conf) {
     this.conf = conf;
   }
@@ -66,10 +60,7 @@ public final class StorageSettings implements Serializable {
    * sets, as Spark itself would apply them.
    */
   public static StorageSettings current() {
-    scala.Option<SparkSession> s = SparkSession.getActiveSession();
-    if (s.isEmpty()) {
-      s = SparkSession.getDefaultSession();
-    }
+    scala.Option<SparkSession> s = session();
     if (s.isDefined()) {
       return new StorageSettings(s.get().sparkContext().hadoopConfiguration());
     }
@@ -81,6 +72,12 @@ public final class StorageSettings implements Serializable {
       }
     }
     return new StorageSettings(conf);
+  }
+
+  /** The session paths are made for: the thread's active one, else the default one. */
+  static scala.Option<SparkSession> session() {
+    scala.Option<SparkSession> s = SparkSession.getActiveSession();
+    return s.isDefined() ? s : SparkSession.getDefaultSession();
   }
 
   public synchronized Configuration conf() {
@@ -130,21 +127,14 @@ public final class StorageSettings implements Serializable {
 
   /**
    * The broadcast to send instead of the settings: the one this copy came with, else, on a running
-   * driver, this object's broadcast on that driver's context; null to send the bytes.
+   * driver, that driver's broadcast of these settings; null to send the bytes.
    */
   private synchronized Broadcast<byte[]> forTasks() throws IOException {
     if (received != null) {
       return received;
     }
     SparkContext sc = SettingsBroadcasts.driverContext();
-    if (sc == null) {
-      return null;
-    }
-    if (madeFor == null || madeFor.get() != sc) {
-      made = SettingsBroadcasts.share(sc, written());
-      madeFor = new WeakReference<>(sc);
-    }
-    return made;
+    return sc == null ? null : SettingsBroadcasts.share(sc, written());
   }
 
   @Serial
