@@ -105,13 +105,16 @@ public final class CharRnnCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    NetDefinition def = CharRnn.definition(unroll, streams, hidden, lr, run.seed);
-    int workers = run.workers("SparkNet char-RNN", def);
+    run.checkWorkers();
     int tau = run.tau(LocalRunOptions.DEFAULT_TAU);
-    if (workers < 1 || tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
+    // Before the net is built: its text refuses these sizes too, without naming the options.
+    if (tau < 1 || rounds < 1 || unroll < 1 || streams < 1 || hidden < 1) {
       throw new IllegalArgumentException(
           "--workers, --tau, --rounds, --unroll, --streams and --hidden must be >= 1");
     }
+    NetDefinition def = CharRnn.definition(unroll, streams, hidden, lr, run.seed);
+    LocalRunOptions.Placement placement = run.place("SparkNet char-RNN", def);
+    int workers = placement.workers();
     if (!(lr > 0) || !(temperature > 0) || sample < 0) {
       throw new IllegalArgumentException("--lr and --temperature must be > 0, --sample >= 0");
     }
@@ -127,7 +130,7 @@ public final class CharRnnCommand implements Callable<Integer> {
         "LSTM %d units, unrolled %d steps x %d streams; %d workers, tau=%d, %d rounds%n",
         hidden, unroll, streams, workers, tau, rounds);
     String sparkMaster = run.sparkMaster(workers);
-    TrainerConfig config = run.config(run.onDevice(def), workers, tau, rounds).build();
+    TrainerConfig config = run.config(placement.onDevice(def), workers, tau, rounds).build();
     SparkSession spark = SparkSessions.local(sparkMaster, "SparkNet char-RNN");
     try {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

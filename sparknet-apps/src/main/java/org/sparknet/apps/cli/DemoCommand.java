@@ -76,7 +76,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     FashionRecipe chosen = FashionRecipe.named(recipe);
-    int workers = run.workers("SparkNet demo", chosen.definition(run.seed, lr, 1));
+    LocalRunOptions.Placement placement =
+        run.place("SparkNet demo", chosen.definition(run.seed, lr, 1));
+    int workers = placement.workers();
     int tau = run.tau(chosen.tau());
     double epochs = this.epochs == null ? chosen.epochs() : this.epochs;
     if (workers < 1 || tau < 1 || !(epochs > 0) || (lr != null && !(lr > 0))) {
@@ -107,7 +109,8 @@ public final class DemoCommand implements Callable<Integer> {
     // Never more than the epochs asked for: the accuracy is reported "after N epochs".
     int epochRounds = Math.max(1, (int) Math.floor(epochs * train.count() / examplesPerRound));
     int rounds = budget != null && this.epochs == null ? 0 : epochRounds;
-    NetDefinition net = run.onDevice(chosen.definition(run.seed, lr, (long) epochRounds * tau));
+    NetDefinition net =
+        placement.onDevice(chosen.definition(run.seed, lr, (long) epochRounds * tau));
     out.printf(
         "SparkNet demo: %s on Fashion-MNIST (%,d train / %,d test images from %s)%n",
         chosen.netName(), train.count(), test.count(), dataset.dir());

@@ -24,8 +24,13 @@ final class LocalRunOptions {
 
   @Mixin WorkersPerGpuOption perGpu = new WorkersPerGpuOption();
 
-  /** The device {@link #workers} chose for the app's nets. */
-  private String placed;
+  /** How many workers an app runs, and the device its nets run on. */
+  record Placement(int workers, String device) {
+    /** {@code def} on this placement's device. */
+    NetDefinition onDevice(NetDefinition def) {
+      return def.withDevice(device);
+    }
+  }
 
   @Option(
       names = "--workers",
@@ -66,34 +71,31 @@ final class LocalRunOptions {
     return tau == null ? defaultTau : tau;
   }
 
-  /**
-   * {@code --workers} (exit 2 below 1), else, in local mode with {@code --device gpu}, K per
-   * visible GPU ({@code --workers-per-gpu K}, as train), else the task slots; and the device of the
-   * app's nets, chosen from {@code sample} (any of its definitions: they differ in their numbers
-   * only).
-   */
-  int workers(String appName, NetDefinition sample) {
+  /** Exit 2 for a {@code --workers} below 1, before anything else is read. */
+  void checkWorkers() {
     if (workers != null && workers < 1) {
       throw new IllegalArgumentException("--workers must be >= 1 but was " + workers);
     }
+  }
+
+  /**
+   * The workers: {@code --workers} (exit 2 below 1), else, in local mode with {@code --device gpu},
+   * K per visible GPU ({@code --workers-per-gpu K}, as train), else the task slots; and the device
+   * of the app's nets, chosen from {@code sample} (any of its definitions: they differ in their
+   * numbers only).
+   */
+  Placement place(String appName, NetDefinition sample) {
+    checkWorkers();
     perGpu.check();
     // The device depends on whether the tasks run here, not on how many local threads they get.
-    placed = device.apply(sample, master == null ? "local" : master).device();
-    int w = perGpu.workers(sample.withDevice(placed), workers, TaskSlots.local(master, 1), 1);
-    return w > 0 ? w : TaskSlots.resolve(workers, master, 1, appName);
+    String device = this.device.apply(sample, master == null ? "local" : master).device();
+    int w = perGpu.workers(sample.withDevice(device), workers, TaskSlots.local(master, 1), 1);
+    return new Placement(w > 0 ? w : TaskSlots.resolve(workers, master, 1, appName), device);
   }
 
   /** {@code --master}, else a local Spark of one thread per worker. */
   String sparkMaster(int workers) {
     return master == null ? "local[" + workers + "]" : master;
-  }
-
-  /** {@code def} on the device that {@link #workers} chose. */
-  NetDefinition onDevice(NetDefinition def) {
-    if (placed == null) {
-      throw new IllegalStateException("LocalRunOptions.workers chooses the device first");
-    }
-    return def.withDevice(placed);
   }
 
   /**

@@ -83,8 +83,9 @@ class WorkersPerGpuOptionTest {
     CharRnnCommand rnn = new CharRnnCommand();
     new CommandLine(rnn).parseArgs("--workers-per-gpu", "3", "--workers", "2", "--device", "cpu");
     NetDefinition def = CharRnn.definition(8, 2, 16, 0.01, 1);
-    assertEquals(2, rnn.run.workers("test", def));
-    TrainerConfig config = rnn.run.config(rnn.run.onDevice(def), 2, 1, 1).build();
+    LocalRunOptions.Placement placement = rnn.run.place("test", def);
+    assertEquals(2, placement.workers());
+    TrainerConfig config = rnn.run.config(placement.onDevice(def), 2, 1, 1).build();
     assertEquals(3, config.gpuSharing().workersPerGpu());
     assertEquals("cpu", config.netDefinition().device());
     for (String command : new String[] {"demo", "char-rnn"}) {
