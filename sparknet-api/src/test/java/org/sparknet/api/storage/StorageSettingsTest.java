@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class StorageSettingsTest {
 
-  private static byte[] serialise(Object o) throws IOException {
+  /** {@code o} written by Java serialisation, as Spark writes a task's closure. */
+  static byte[] serialise(Object o) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(o);
@@ -29,9 +30,11 @@ class StorageSettingsTest {
     return bytes.toByteArray();
   }
 
-  private static StorageSettings deserialise(byte[] b) throws Exception {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
-      return (StorageSettings) in.readObject();
+  /** A copy of {@code o} through Java serialisation, as a task receives it. */
+  @SuppressWarnings("unchecked")
+  static <T> T copy(T o) throws Exception {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(serialise(o)))) {
+      return (T) in.readObject();
     }
   }
 
@@ -39,7 +42,7 @@ class StorageSettingsTest {
   void aCopyParsesItsSettingsOnlyWhenAskedFor() throws Exception {
     Configuration conf = new Configuration();
     conf.set("sparknet.test.setting", "kept");
-    StorageSettings copy = deserialise(serialise(StorageSettings.of(conf)));
+    StorageSettings copy = copy(StorageSettings.of(conf));
     // Parsing in readObject, as a task's deserialisation of the round's lineage would, gave true.
     assertFalse(copy.parsed());
     assertEquals("kept", copy.conf().get("sparknet.test.setting"));
@@ -55,7 +58,7 @@ class StorageSettingsTest {
     conf.set("sparknet.test.setting", "second");
     // Writing all of Hadoop's settings at every serialisation gave "second" here.
     assertArrayEquals(once, serialise(settings));
-    assertEquals("first", deserialise(serialise(settings)).conf().get("sparknet.test.setting"));
+    assertEquals("first", copy(settings).conf().get("sparknet.test.setting"));
     assertEquals("second", settings.conf().get("sparknet.test.setting"));
   }
 
@@ -63,8 +66,8 @@ class StorageSettingsTest {
   void aCopyOfACopyCarriesTheSameSettings() throws Exception {
     Configuration conf = new Configuration(false);
     conf.set("fs.defaultFS", "hdfs://namenode.example:8020");
-    StorageSettings copy = deserialise(serialise(StorageSettings.of(conf)));
-    StorageSettings again = deserialise(serialise(copy));
+    StorageSettings copy = copy(StorageSettings.of(conf));
+    StorageSettings again = copy(copy);
     assertFalse(copy.parsed());
     assertEquals("hdfs://namenode.example:8020", again.conf().get("fs.defaultFS"));
   }
