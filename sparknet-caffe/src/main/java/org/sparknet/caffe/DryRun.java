@@ -57,6 +57,10 @@ final class DryRun {
       List<String> cmd = new ArrayList<>();
       cmd.add(java);
       cmd.add("-Xmx1g");
+      // The child lives for one build and one step, most of it loading Caffe's natives: the C2
+      // compiler and parallel GC threads would only take CPU from the executors beside it.
+      cmd.add("-XX:TieredStopAtLevel=1");
+      cmd.add("-XX:+UseSerialGC");
       cmd.add("-cp");
       cmd.add(classPath());
       cmd.add(DryRun.class.getName());

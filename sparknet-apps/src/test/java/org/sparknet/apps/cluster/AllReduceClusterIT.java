@@ -68,12 +68,20 @@ class AllReduceClusterIT {
       return TrainingCluster.accuracy(log);
     }
 
-    float[] weights(int rounds) throws IOException {
-      Checkpoint c =
-          new CheckpointDir(out.resolve("checkpoints").toUri().toString(), new Configuration())
-              .readLatest();
-      assertTrue(c != null, "no checkpoint in " + out);
-      assertEquals(rounds, c.round());
+    /** The weights after the last round. */
+    float[] weights() throws IOException {
+      return weights(out.resolve("checkpoints"), ROUNDS);
+    }
+
+    /** The weights after round 1, kept from the run's checkpoints while it trained. */
+    float[] firstRoundWeights() throws IOException {
+      return weights(out.resolve("round-1"), 1);
+    }
+
+    private static float[] weights(Path dir, int round) throws IOException {
+      Checkpoint c = new CheckpointDir(dir.toUri().toString(), new Configuration()).readLatest();
+      assertTrue(c != null, "no checkpoint in " + dir);
+      assertEquals(round, c.round());
       return c.weights();
     }
 
@@ -107,14 +115,14 @@ class AllReduceClusterIT {
   @Test
   @Order(1)
   void allReduceGivesTheDriverAveragesWeights() throws Exception {
-    float[] a1 = run("plain-1", "plain", 1).weights(1);
-    float[] b1 = run("allreduce-1", "allreduce", 1).weights(1);
+    Run plain = run("plain", "plain");
+    Run ring = allReduce();
+    float[] a1 = plain.firstRoundWeights();
+    float[] b1 = ring.firstRoundWeights();
     assertTrue(maxAbs(a1) < 1, "a weight of 1 or more: the bound's premise fails");
     double one = maxDiff(a1, b1, "1 round");
     assertTrue(one <= ONE_ROUND_BOUND, "after 1 round max |driver - ring| = " + one);
-    Run plain = run("plain", "plain", ROUNDS);
-    Run ring = allReduce();
-    double max = maxDiff(plain.weights(ROUNDS), ring.weights(ROUNDS), ROUNDS + " rounds");
+    double max = maxDiff(plain.weights(), ring.weights(), ROUNDS + " rounds");
     assertTrue(max <= ROUNDS_BOUND, "max |driver - ring| = " + max + " > " + ROUNDS_BOUND);
     assertEquals(plain.examplesPerRound(), ring.examplesPerRound());
     assertEquals(plain.accuracy(), ring.accuracy(), 0.005, "accuracy, driver vs ring");
@@ -212,14 +220,17 @@ class AllReduceClusterIT {
 
   private Run allReduce() throws Exception {
     if (allReduce == null) {
-      allReduce = run("allreduce", "allreduce", ROUNDS);
+      allReduce = run("allreduce", "allreduce");
     }
     return allReduce;
   }
 
-  private Run run(String name, String averaging, int rounds) throws Exception {
+  /** A run of {@value #ROUNDS} rounds; its round-1 checkpoint is kept (see Run). */
+  private Run run(String name, String averaging) throws Exception {
     Path out = cluster.dir().resolve(name);
-    SparkSubmitProcess driver = submit(name, out, averaging, Map.of(), WORKERS, rounds);
+    SparkSubmitProcess driver = submit(name, out, averaging, Map.of(), WORKERS);
+    TrainingCluster.keepCheckpoint(
+        driver, out.resolve("checkpoints"), 1, out.resolve("round-1"), RUN_TIMEOUT);
     assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
     return new Run(out, driver.output());
   }
@@ -227,18 +238,12 @@ class AllReduceClusterIT {
   private SparkSubmitProcess submit(
       String name, Path out, String averaging, Map<String, String> conf, int workers)
       throws IOException {
-    return submit(name, out, averaging, conf, workers, ROUNDS);
-  }
-
-  private SparkSubmitProcess submit(
-      String name, Path out, String averaging, Map<String, String> conf, int workers, int rounds)
-      throws IOException {
     List<String> args =
         cluster.trainArgs(
             out,
             workers,
             TAU,
-            rounds,
+            ROUNDS,
             "--averaging",
             averaging,
             "--deterministic",

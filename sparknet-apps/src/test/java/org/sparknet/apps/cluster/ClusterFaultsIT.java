@@ -39,7 +39,7 @@ import org.sparknet.apps.testing.MiniHdfs;
 /**
  * The fault model on a real Spark standalone cluster (a master and two 1-core workers, see {@link
  * StandaloneCluster}), with the shaded jar under spark-submit: Caffe's unchanged LeNet on 6,000
- * Fashion-MNIST training and 2,000 test images, 2 workers, tau 40, 8 rounds, {@code
+ * Fashion-MNIST training and 2,000 test images, 2 workers, tau 40, 6 rounds, {@code
  * --deterministic}, checkpoints every round. One cluster serves every scenario; the reference run
  * comes first and the worker that is lost for good goes last.
  *
@@ -64,7 +64,7 @@ class ClusterFaultsIT {
   private static final int WORKERS = 2;
   private static final int TAU = 40;
   private static final int BATCH = 64; // lenet_train_test.prototxt's training batch
-  private static final int ROUNDS = 8;
+  private static final int ROUNDS = 6;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
   private static final Pattern RESUMED = Pattern.compile("Resumed from round (\\d+)");
 

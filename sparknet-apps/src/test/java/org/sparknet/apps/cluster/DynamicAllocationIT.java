@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DynamicAllocationIT {
   private static final int WORKERS = 3;
-  private static final int ROUNDS = 5;
+  private static final int ROUNDS = 3;
   private static final int TAU = 300;
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 

@@ -43,6 +43,16 @@ public final class StandaloneCluster implements AutoCloseable {
   /** Seconds without heartbeats after which the master drops a worker. */
   public static final int WORKER_TIMEOUT_SECONDS = 20;
 
+  /**
+   * JIT and GC settings for the cluster's JVMs (master, workers, drivers, executors). Each lives
+   * for seconds to a few minutes and does its heavy work in native Caffe, so the C2 compiler's
+   * threads would mostly compete with the training for the CI machine's two cores; the client
+   * compiler alone starts them with less CPU. One serial GC thread suits their heaps of at most 1
+   * GB on such a machine.
+   */
+  private static final List<String> SHORT_LIVED_JVM =
+      List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
   private static final Pattern ALIVE_WORKERS = Pattern.compile("\"aliveworkers\"\\s*:\\s*(\\d+)");
 
   private final Path dir;
@@ -121,8 +131,8 @@ public final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * The JVM flags Spark needs on Java 17 (target/launcher/jvm-flags.txt), for drivers and
-   * executors.
+   * The JVM flags Spark needs on Java 17 (target/launcher/jvm-flags.txt) and {@link
+   * #SHORT_LIVED_JVM}'s, for drivers and executors.
    */
   public List<String> jvmFlags() {
     return jvmFlags;
@@ -364,7 +374,9 @@ public final class StandaloneCluster implements AutoCloseable {
 
   private static List<String> readJvmFlags() throws IOException {
     String flags = Files.readString(TARGET.resolve("launcher/jvm-flags.txt")).strip();
-    return List.copyOf(Arrays.asList(flags.split("\\s+")));
+    List<String> all = new ArrayList<>(Arrays.asList(flags.split("\\s+")));
+    all.addAll(SHORT_LIVED_JVM);
+    return List.copyOf(all);
   }
 
   private static String javaBin() {

@@ -122,6 +122,27 @@ final class TrainingCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Copies round {@code round}'s checkpoint from {@code ckpt} into the directory {@code copy} as
+   * soon as it appears there, while {@code driver} trains on. A checkpoint appears under its name
+   * complete (it is written by rename), and the directory keeps only the newest two, so the copy is
+   * taken within two rounds of its write.
+   */
+  static void keepCheckpoint(
+      SparkSubmitProcess driver, Path ckpt, int round, Path copy, Duration timeout)
+      throws Exception {
+    Path file = ckpt.resolve(String.format("round-%06d.ckpt", round));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!Files.exists(file)) {
+      assertTrue(
+          driver.isAlive(), "driver exited before checkpoint " + round + ":\n" + driver.output());
+      assertTrue(System.nanoTime() < deadline, "no checkpoint " + round + ":\n" + driver.output());
+      Thread.sleep(20);
+    }
+    Files.createDirectories(copy);
+    Files.copy(file, copy.resolve(file.getFileName()));
+  }
+
   /** The final test accuracy the CLI printed in {@code log}. */
   static double accuracy(String log) {
     Matcher m = ACCURACY.matcher(log);
