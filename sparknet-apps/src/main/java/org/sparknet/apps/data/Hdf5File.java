@@ -10,6 +10,7 @@ import io.jhdf.object.datatype.FloatingPoint;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Array;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -198,42 +199,43 @@ final class Hdf5File {
 
   /** Writes the numbers of jhdf's nested array {@code arr} into {@code out} from {@code pos}. */
   private static int flatten(Object arr, float[] out, int pos, float scale) {
-    if (arr instanceof float[] f) {
-      for (float v : f) {
-        out[pos++] = v * scale;
-      }
-    } else if (arr instanceof double[] d) {
-      for (double v : d) {
-        out[pos++] = (float) v * scale;
-      }
-    } else if (arr instanceof byte[] x) {
-      for (byte v : x) {
-        out[pos++] = v * scale;
-      }
-    } else if (arr instanceof short[] x) {
-      for (short v : x) {
-        out[pos++] = v * scale;
-      }
-    } else if (arr instanceof int[] x) {
-      for (int v : x) {
-        out[pos++] = v * scale;
-      }
-    } else if (arr instanceof long[] x) {
-      for (long v : x) {
-        out[pos++] = v * scale;
-      }
-    } else if (arr instanceof BigInteger[] x) {
-      for (BigInteger v : x) {
-        out[pos++] = v.floatValue() * scale;
-      }
-    } else if (arr instanceof Object[] nested) {
+    if (arr instanceof Object[] nested && !(arr instanceof BigInteger[])) {
       for (Object o : nested) {
         pos = flatten(o, out, pos, scale);
       }
-    } else {
-      throw new IllegalStateException("jhdf returned a " + arr.getClass() + " for a slice");
+      return pos;
+    }
+    ElementReader element = reader(arr);
+    int n = Array.getLength(arr);
+    for (int i = 0; i < n; i++) {
+      out[pos++] = element.at(i) * scale;
     }
     return pos;
+  }
+
+  /** Element {@code i} of one innermost array, converted to float as Java's arithmetic would. */
+  private interface ElementReader {
+    float at(int i);
+  }
+
+  /** The reader of a flat array of any element type jhdf returns for the numeric types. */
+  private static ElementReader reader(Object arr) {
+    if (arr instanceof float[] f) {
+      return i -> f[i];
+    } else if (arr instanceof double[] d) {
+      return i -> (float) d[i];
+    } else if (arr instanceof byte[] x) {
+      return i -> x[i];
+    } else if (arr instanceof short[] x) {
+      return i -> x[i];
+    } else if (arr instanceof int[] x) {
+      return i -> x[i];
+    } else if (arr instanceof long[] x) {
+      return i -> x[i];
+    } else if (arr instanceof BigInteger[] x) {
+      return i -> x[i].floatValue();
+    }
+    throw new IllegalStateException("jhdf returned a " + arr.getClass() + " for a slice");
   }
 
   /** Dataset {@code name} of the file's root group, checked: rows, a numeric type. */
