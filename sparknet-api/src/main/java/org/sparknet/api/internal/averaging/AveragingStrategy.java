@@ -33,6 +33,15 @@ import org.sparknet.api.internal.wire.WeightLayout;
 public abstract sealed class AveragingStrategy implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  // Properties of the rule rather than behaviour: each rule states them once, at construction.
+  private final boolean workersKeepWeights;
+  private final Compression compression;
+
+  private AveragingStrategy(boolean workersKeepWeights, Compression compression) {
+    this.workersKeepWeights = workersKeepWeights;
+    this.compression = compression;
+  }
+
   /** Plain averaging. */
   public static AveragingStrategy plain() {
     return new Plain();
@@ -55,7 +64,9 @@ public abstract sealed class AveragingStrategy implements Serializable {
    * the round's weights. A keeping worker still takes the round's weights when the trainer's were
    * replaced, and its own from a checkpoint in the first round after a resume.
    */
-  public abstract boolean workersKeepWeights();
+  public final boolean workersKeepWeights() {
+    return workersKeepWeights;
+  }
 
   /**
    * What a worker with weights {@code w} (copied out of its net) sends after a round that started
@@ -75,8 +86,8 @@ public abstract sealed class AveragingStrategy implements Serializable {
   abstract double weightOf(long examples);
 
   /** How the results travel: 32-bit values, or 16-bit offsets in this format. */
-  public Compression compression() {
-    return Compression.NONE;
+  public final Compression compression() {
+    return compression;
   }
 
   // ------------------------------------------------------------------ driver side
@@ -168,9 +179,8 @@ public abstract sealed class AveragingStrategy implements Serializable {
   static final class Plain extends AveragingStrategy {
     private static final long serialVersionUID = 1L;
 
-    @Override
-    public boolean workersKeepWeights() {
-      return false;
+    Plain() {
+      super(false, Compression.NONE);
     }
 
     @Override
@@ -229,12 +239,8 @@ public abstract sealed class AveragingStrategy implements Serializable {
     private final float alpha;
 
     Elastic(float alpha) {
+      super(true, Compression.NONE);
       this.alpha = alpha;
-    }
-
-    @Override
-    public boolean workersKeepWeights() {
-      return true;
     }
 
     /** Sends {@code d = w - c}, weight 1. */
@@ -301,9 +307,9 @@ public abstract sealed class AveragingStrategy implements Serializable {
   static final class Compressed extends AveragingStrategy {
     private static final long serialVersionUID = 1L;
     private final AveragingStrategy inner;
-    private final Compression codec;
 
     Compressed(AveragingStrategy inner, Compression codec) {
+      super(inner.workersKeepWeights(), codec);
       if (codec == Compression.NONE || inner instanceof Compressed) {
         throw new IllegalArgumentException(
             "Compressed averaging needs FP16 or BF16 around an uncompressed rule, not "
@@ -312,29 +318,18 @@ public abstract sealed class AveragingStrategy implements Serializable {
                 + inner);
       }
       this.inner = inner;
-      this.codec = codec;
-    }
-
-    @Override
-    public boolean workersKeepWeights() {
-      return inner.workersKeepWeights();
-    }
-
-    @Override
-    public Compression compression() {
-      return codec;
     }
 
     @Override
     public Sent send(
         float[] w, float[] centre, long examples, WeightLayout layout, SendBuffers reuse) {
       short[] packed = reuse.packed(w.length);
-      float max = codec.encodeOffsets(w, centre, packed, 0, w.length);
+      float max = compression().encodeOffsets(w, centre, packed, 0, w.length);
       String bad = divergence(w, max, layout);
       if (bad != null) {
         return Sent.diverged(bad);
       }
-      if (codec == Compression.FP16 && max > Compression.FP16_MAX) {
+      if (compression() == Compression.FP16 && max > Compression.FP16_MAX) {
         return Sent.diverged(
             "offset "
                 + max
@@ -357,7 +352,7 @@ public abstract sealed class AveragingStrategy implements Serializable {
     @Override
     public float[] combineKept(
         float[] centre, List<float[]> values, List<short[]> packed, double[] weights) {
-      return Averager.offset(centre, packed, codec, inner.offsetScales(weights));
+      return Averager.offset(centre, packed, compression(), inner.offsetScales(weights));
     }
 
     @Override
@@ -372,7 +367,7 @@ public abstract sealed class AveragingStrategy implements Serializable {
 
     @Override
     public String toString() {
-      return inner + ", " + codec.cliName() + " offsets";
+      return inner + ", " + compression().cliName() + " offsets";
     }
   }
 }
