@@ -312,44 +312,37 @@ public final class SolverGroup implements Net {
   /** Member 0 tests: the members hold the same weights between steps. */
   @Override
   public Map<String, Float> test(int numSteps, BatchFeeder feeder) {
-    checkOpen();
-    return first().test(numSteps, feeder);
+    return openFirst().test(numSteps, feeder);
   }
 
   @Override
   public int testNetCount() {
-    checkOpen();
-    return first().testNetCount();
+    return openFirst().testNetCount();
   }
 
   @Override
   public Map<String, Float> test(int testNet, int numSteps, BatchFeeder feeder) {
-    checkOpen();
-    return first().test(testNet, numSteps, feeder);
+    return openFirst().test(testNet, numSteps, feeder);
   }
 
   @Override
   public Map<String, Shape> testInputShapes(int testNet) {
-    checkOpen();
-    return first().testInputShapes(testNet);
+    return openFirst().testInputShapes(testNet);
   }
 
   @Override
   public List<String> testNetStages(int testNet) {
-    checkOpen();
-    return first().testNetStages(testNet);
+    return openFirst().testNetStages(testNet);
   }
 
   @Override
   public Map<String, NDArray> forward(BatchFeeder feeder, List<String> blobs) {
-    checkOpen();
-    return first().forward(feeder, blobs);
+    return openFirst().forward(feeder, blobs);
   }
 
   @Override
   public WeightCollection getWeights() {
-    checkOpen();
-    return first().getWeights();
+    return openFirst().getWeights();
   }
 
   /** Sets every member's weights (checked by member 0 first, so a bad collection changes none). */
@@ -363,8 +356,7 @@ public final class SolverGroup implements Net {
 
   @Override
   public int iteration() {
-    checkOpen();
-    return first().iteration();
+    return openFirst().iteration();
   }
 
   /** The members' native bytes together: each holds its own blobs. */
@@ -445,6 +437,12 @@ public final class SolverGroup implements Net {
 
   private Net first() {
     return members.get(0);
+  }
+
+  /** Member 0 answering for the group, which must be open: the step every query shares. */
+  private Net openFirst() {
+    checkOpen();
+    return first();
   }
 
   private void checkOpen() {
