@@ -24,7 +24,10 @@ import org.sparknet.testing.spark.LocalSpark;
  * measured on the first {@value #HELD_OUT} test images. Asserts that the fine-tuned auto-encoder
  * reconstructs the held-out images better than 2-component PCA fitted on the same training images,
  * that fine-tuning lowered the error of the unrolled RBM stack, and that both figures are written
- * and decode as PNGs of the expected size.
+ * and decode as PNGs of the expected size. Fine-tuning's first rounds do most of its work: after
+ * its 6 epochs here the real build gives 0.0380 against PCA-2's 0.0459. Broken on purpose:
+ * fine-tuning that started from the net's own initial weights instead of the unrolled stack
+ * (DeepAutoEncoder.finetune without trainer.setWeights) gave "auto-encoder 0.0788 vs PCA 0.0459".
  */
 class AutoEncoderIT {
   static final int TRAIN = 3000;
@@ -39,7 +42,7 @@ class AutoEncoderIT {
     List<Example> heldOut = data.test().read(0, HELD_OUT, 1f / 255);
     DeepAutoEncoder.Settings s =
         new DeepAutoEncoder.Settings(
-            new int[] {784, 1000, 500, 250, 2}, 2, 100, 15, 5, 0.1f, 0.01f, 15, 0.001, 42, "cpu");
+            new int[] {784, 1000, 500, 250, 2}, 2, 100, 15, 5, 0.1f, 0.01f, 6, 0.001, 42, "cpu");
     long t0 = System.nanoTime();
     DeepAutoEncoder.Result r =
         DeepAutoEncoder.run(
