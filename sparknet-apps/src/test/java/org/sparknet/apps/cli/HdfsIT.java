@@ -311,13 +311,20 @@ class HdfsIT {
 
   /**
    * {@code char-rnn} reads its text from a directory on HDFS (searched recursively) and writes its
-   * metrics file there. The text is this module's own Java sources. A broken build that took --text
-   * as a java.nio Path exited 2: "Text corpus file:/.../hdfs:/127.0.0.1:PORT/text does not exist".
+   * metrics file there. The text is two packages of this module's own Java sources, each in its own
+   * directory under the one named, so the search has to recurse; together they hold more than the
+   * 40,000 bytes read (each file HDFS writes is a round trip to the NameNode, so only these go
+   * there). A broken build that took --text as a java.nio Path exited 2: "Text corpus
+   * file:/.../hdfs:/127.0.0.1:PORT/text does not exist"; one whose listing did not recurse
+   * (StoragePath.listFilesRecursively) exited 2: "Text corpus hdfs://127.0.0.1:PORT/text holds no
+   * text: no non-empty file ending with '.java' under it".
    */
   @Test
   @Order(6)
   void charRnnReadsItsTextFromHdfsAndWritesMetricsThere() throws Exception {
-    hdfs.upload(Path.of("src/main/java/org/sparknet/apps"), "/text");
+    for (String pkg : new String[] {"autoencoder", "charrnn"}) {
+      hdfs.upload(Path.of("src/main/java/org/sparknet/apps", pkg), "/text/" + pkg);
+    }
     Result r =
         CliFixtures.run(
             "char-rnn",
