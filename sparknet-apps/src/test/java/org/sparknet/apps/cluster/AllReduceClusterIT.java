@@ -92,11 +92,7 @@ class AllReduceClusterIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster =
-        TrainingCluster.start(
-            WORKERS,
-            "org.apache.spark.scheduler.TaskSetManager",
-            "org.sparknet.api.internal.driver.AllReduceRound");
+    cluster = TrainingCluster.shared("AllReduceClusterIT");
   }
 
   @AfterAll

@@ -36,7 +36,7 @@ class AsyncClusterIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster = TrainingCluster.start(WORKERS, "org.apache.spark.scheduler.TaskSetManager");
+    cluster = TrainingCluster.shared("AsyncClusterIT");
   }
 
   @AfterAll

@@ -38,10 +38,10 @@ import org.sparknet.apps.testing.MiniHdfs;
 
 /**
  * The fault model on a real Spark standalone cluster (a master and two 1-core workers, see {@link
- * StandaloneCluster}), with the shaded jar under spark-submit: Caffe's unchanged LeNet on 6,000
- * Fashion-MNIST training and 2,000 test images, 2 workers, tau 40, 6 rounds, {@code
- * --deterministic}, checkpoints every round. One cluster serves every scenario; the reference run
- * comes first and the worker that is lost for good goes last.
+ * StandaloneCluster}, shared with the other cluster ITs: {@link TrainingCluster}), with the shaded
+ * jar under spark-submit: Caffe's unchanged LeNet on 6,000 Fashion-MNIST training and 2,000 test
+ * images, 2 workers, tau 40, 6 rounds, {@code --deterministic}, checkpoints every round. The
+ * reference run comes first and the worker that is lost goes last (and is replaced).
  *
  * <ol>
  *   <li>undisturbed: the reference weights, accuracy and example counts;
@@ -112,8 +112,7 @@ class ClusterFaultsIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    // The task scheduler's INFO lines: task attempts, speculation.
-    training = TrainingCluster.start(WORKERS, "org.apache.spark.scheduler.TaskSetManager");
+    training = TrainingCluster.shared("ClusterFaultsIT");
     cluster = training.cluster();
   }
 
@@ -141,7 +140,7 @@ class ClusterFaultsIT {
   @Order(2)
   void executorKilledMidRoundIsRetriedAndCountedOnce() throws Exception {
     Run ref = reference();
-    Path out = cluster.dir().resolve("executor-kill");
+    Path out = training.dir().resolve("executor-kill");
     SparkSubmitProcess driver = submit("executor-kill", out, Map.of());
     awaitRounds(driver, out, 3);
     Thread.sleep(250); // into round 4's solver steps (a round takes about a second)
@@ -173,7 +172,7 @@ class ClusterFaultsIT {
   @Order(3)
   void driverKilledDuringACheckpointWriteResumesFromTheLastCompleteOne() throws Exception {
     Run ref = reference();
-    Path out = cluster.dir().resolve("driver-kill");
+    Path out = training.dir().resolve("driver-kill");
     Path ckpt = Files.createDirectories(out.resolve("checkpoints"));
     Path partial = null;
     List<String> attempts = new ArrayList<>();
@@ -233,7 +232,7 @@ class ClusterFaultsIT {
 
   /** A run with speculation on that started at least one copy. */
   private Run speculation(String name) throws Exception {
-    Path out = cluster.dir().resolve(name);
+    Path out = training.dir().resolve(name);
     SparkSubmitProcess driver =
         submit(
             name,
@@ -272,10 +271,10 @@ class ClusterFaultsIT {
   @Test
   @Order(5)
   void trainsFromDataOnlyOnHdfsWithExecutorsReadingItThere() throws Exception {
-    Path staging = cluster.dir().resolve("hdfs-staging");
+    Path staging = training.dir().resolve("hdfs-staging");
     CliFixtures.fashionMnistSubset(staging.resolve("data"), 3000, 1000);
     Path caffe = CliFixtures.caffeLeNet(staging.resolve("caffe")).getParent();
-    try (MiniHdfs hdfs = MiniHdfs.start(cluster.dir().resolve("dfs"))) {
+    try (MiniHdfs hdfs = MiniHdfs.start(training.dir().resolve("dfs"))) {
       hdfs.upload(staging.resolve("data"), "/data");
       hdfs.upload(caffe, "/caffe");
       try (Stream<Path> files = Files.walk(staging)) {
@@ -316,17 +315,26 @@ class ClusterFaultsIT {
    * A worker machine lost mid-round: once worker 1's executor is busy in a round's solver steps,
    * its Worker JVM is killed with the executor (kill -9 of both). The task it ran is lost, every
    * task after the loss starts on the survivor (127.0.0.1), training finishes there with each
-   * partition's examples counted once, and the master drops the dead worker.
+   * partition's examples counted once, and the master drops the dead worker. A new worker then
+   * takes its place, for the tests that share the cluster after this one.
    */
   @Test
   @Order(6)
   void workerLostMidRoundTrainingFinishesOnTheOther() throws Exception {
     Run ref = reference();
-    Path out = cluster.dir().resolve("worker-lost");
+    Path out = training.dir().resolve("worker-lost");
     SparkSubmitProcess driver = submit("worker-lost", out, Map.of());
     awaitRounds(driver, out, 2);
     awaitBusy(cluster.awaitExecutor(1, Duration.ofSeconds(10)));
     cluster.killWorker(1);
+    try {
+      workerLost(ref, out, driver);
+    } finally {
+      cluster.restartWorker(1);
+    }
+  }
+
+  private void workerLost(Run ref, Path out, SparkSubmitProcess driver) throws Exception {
     assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
     Run r = new Run(out, out.resolve("checkpoints"), driver.output());
     assertTrue(r.log.contains(String.format("round %3d/%d", ROUNDS, ROUNDS)), r.log);
@@ -355,7 +363,7 @@ class ClusterFaultsIT {
     assertTrue(referenceFailure == null, "the reference run failed: " + referenceFailure);
     if (reference == null) {
       referenceFailure = "see the first test's failure";
-      Path out = cluster.dir().resolve("reference");
+      Path out = training.dir().resolve("reference");
       SparkSubmitProcess driver = submit("reference", out, Map.of());
       assertEquals(0, driver.await(RUN_TIMEOUT), driver.output());
       reference = new Run(out, out.resolve("checkpoints"), driver.output());

@@ -62,12 +62,7 @@ class DynamicAllocationIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    cluster =
-        TrainingCluster.start(
-            2,
-            "org.apache.spark.scheduler.TaskSetManager",
-            "org.apache.spark.scheduler.DAGScheduler",
-            "org.apache.spark.ExecutorAllocationManager");
+    cluster = TrainingCluster.shared("DynamicAllocationIT");
   }
 
   @AfterAll

@@ -50,7 +50,7 @@ public final class StandaloneCluster implements AutoCloseable {
    * compiler alone starts them with less CPU. One serial GC thread suits their heaps of at most 1
    * GB on such a machine.
    */
-  private static final List<String> SHORT_LIVED_JVM =
+  static final List<String> SHORT_LIVED_JVM =
       List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
   private static final Pattern ALIVE_WORKERS = Pattern.compile("\"aliveworkers\"\\s*:\\s*(\\d+)");
@@ -65,10 +65,11 @@ public final class StandaloneCluster implements AutoCloseable {
   private final List<SparkSubmitProcess> submissions = new ArrayList<>();
   private final Thread shutdownHook = new Thread(this::killAll, "StandaloneCluster teardown");
   private boolean closed;
+  private WorkerSpec workerSpec;
 
   private StandaloneCluster(Path dir) throws IOException {
     this.dir = dir;
-    this.jvmFlags = readJvmFlags();
+    this.jvmFlags = clusterJvmFlags();
     this.masterPort = freePort();
     this.webUiPort = freePort();
     // The Worker builds each executor's class path from SPARK_HOME/jars, as in a Spark
@@ -109,8 +110,11 @@ public final class StandaloneCluster implements AutoCloseable {
     StandaloneCluster c = new StandaloneCluster(dir);
     try {
       c.startMaster();
+      c.workerSpec = spec;
       for (int i = 0; i < workerCount; i++) {
-        c.startWorker(i, spec);
+        Process p = c.startWorker(i, "worker-" + i);
+        c.daemons.add(p);
+        c.workers.add(p);
       }
       c.awaitAliveWorkers(workerCount, START_TIMEOUT);
       return c;
@@ -215,7 +219,9 @@ public final class StandaloneCluster implements AutoCloseable {
 
   /** kill -9 of worker {@code i} and its executors: a machine lost for good. */
   public void killWorker(int worker) {
-    ProcessTree.kill(workers.get(worker).toHandle(), Duration.ofSeconds(10));
+    Process p = workers.get(worker);
+    daemons.remove(p);
+    ProcessTree.kill(p.toHandle(), Duration.ofSeconds(10));
   }
 
   /**
@@ -302,30 +308,46 @@ public final class StandaloneCluster implements AutoCloseable {
             Map.of()));
   }
 
-  private void startWorker(int i, WorkerSpec spec) throws IOException {
+  /**
+   * Starts worker {@code worker} again after {@link #killWorker}, as a new machine in the lost
+   * one's place, so that a cluster shared between tests has all its workers for the next: waits
+   * until the master has dropped the lost one, then until it counts the new one.
+   */
+  public void restartWorker(int worker) throws IOException, InterruptedException {
+    Process lost = workers.get(worker);
+    if (lost.isAlive()) {
+      return;
+    }
+    Duration dropped = Duration.ofSeconds(3 * WORKER_TIMEOUT_SECONDS);
+    awaitAliveWorkers(workers.size() - 1, dropped);
+    Process p = startWorker(worker, "worker-" + worker + "-again-" + System.nanoTime());
+    daemons.add(p);
+    workers.set(worker, p);
+    awaitAliveWorkers(workers.size(), START_TIMEOUT);
+  }
+
+  private Process startWorker(int i, String logName) throws IOException {
+    WorkerSpec spec = workerSpec;
     String host = "127.0.0." + (i + 1);
     Path work = dir.resolve("worker-" + i);
     Files.createDirectories(work);
-    Process p =
-        daemon(
-            "worker-" + i,
+    return daemon(
+        logName,
+        host,
+        List.of(
+            "org.apache.spark.deploy.worker.Worker",
+            "--host",
             host,
-            List.of(
-                "org.apache.spark.deploy.worker.Worker",
-                "--host",
-                host,
-                "--cores",
-                Integer.toString(spec.cores()),
-                "--memory",
-                spec.memory(),
-                "--work-dir",
-                work.toString(),
-                "--webui-port",
-                "0",
-                masterUrl()),
-            spec.conf());
-    daemons.add(p);
-    workers.add(p);
+            "--cores",
+            Integer.toString(spec.cores()),
+            "--memory",
+            spec.memory(),
+            "--work-dir",
+            work.toString(),
+            "--webui-port",
+            "0",
+            masterUrl()),
+        spec.conf());
   }
 
   private Process daemon(
@@ -372,7 +394,11 @@ public final class StandaloneCluster implements AutoCloseable {
     return p;
   }
 
-  private static List<String> readJvmFlags() throws IOException {
+  /**
+   * The JVM flags of every JVM a test cluster starts: those Spark needs on Java 17
+   * (target/launcher/jvm-flags.txt) and {@link #SHORT_LIVED_JVM}'s.
+   */
+  static List<String> clusterJvmFlags() throws IOException {
     String flags = Files.readString(TARGET.resolve("launcher/jvm-flags.txt")).strip();
     List<String> all = new ArrayList<>(Arrays.asList(flags.split("\\s+")));
     all.addAll(SHORT_LIVED_JVM);

@@ -14,48 +14,78 @@ import java.util.regex.Pattern;
 import org.sparknet.apps.testing.CliFixtures;
 
 /**
- * A loopback standalone cluster set up for {@code train} runs under spark-submit: the shaded jar,
- * 6,000/2,000 Fashion-MNIST images as IDX files, Caffe's unchanged LeNet solver, and a driver
- * logging configuration that adds the INFO lines of the loggers a test reads (task attempts,
- * allocation, the trainer's rounds). The cluster ITs share it so that each states only its
- * scenario: the cluster settings and the {@code train} options that differ.
+ * The loopback standalone cluster the cluster ITs share for {@code train} runs under spark-submit
+ * (two Spark workers of one core): the shaded jar, 6,000/2,000 Fashion-MNIST images as IDX files,
+ * Caffe's unchanged LeNet solver, and a driver logging configuration that adds the INFO lines of
+ * the loggers the tests read (task attempts, stages, allocation, the ring's rounds). It starts once
+ * per test JVM, as {@link MiniYarn} does, and ends with it (StandaloneCluster's shutdown hook);
+ * each test class takes a view of it for its scenario, with a directory and log names of its own,
+ * so that each states only its cluster settings and the {@code train} options that differ.
  */
 final class TrainingCluster implements AutoCloseable {
   private static final Pattern ACCURACY = Pattern.compile("Final test: accuracy (\\d+\\.\\d+)");
   private static final Pattern EXAMPLES = Pattern.compile("\"examples\":(\\d+)");
+
+  /** The shared cluster's workers. */
+  static final int WORKERS = 2;
+
+  private static final String[] INFO_LOGGERS = {
+    "org.apache.spark.scheduler.TaskSetManager",
+    "org.apache.spark.scheduler.DAGScheduler",
+    "org.apache.spark.ExecutorAllocationManager",
+    "org.sparknet.api.internal.driver.AllReduceRound"
+  };
+
+  private static TrainingCluster shared;
 
   private final StandaloneCluster cluster;
   private final Path jar;
   private final Path data;
   private final Path solver;
   private final Path log4j;
+  private final String scenario;
+  private final List<SparkSubmitProcess> drivers = new ArrayList<>();
 
-  private TrainingCluster(StandaloneCluster cluster, Path jar, Path log4j) throws IOException {
+  private TrainingCluster(
+      StandaloneCluster cluster, Path jar, Path log4j, Path data, Path solver, String scenario) {
     this.cluster = cluster;
     this.jar = jar;
     this.log4j = log4j;
-    this.data = cluster.dir().resolve("data");
-    CliFixtures.fashionMnistSubset(data, 6000, 2000);
-    this.solver = CliFixtures.caffeLeNet(cluster.dir().resolve("caffe"));
+    this.data = data;
+    this.solver = solver;
+    this.scenario = scenario;
   }
 
   /**
-   * Starts {@code workers} Spark workers of one core and 1 GB, the driver logging {@code
-   * infoLoggers} (logger names) at INFO besides the launcher's own configuration.
+   * The shared cluster, started on the first call, as seen by {@code scenario} (a test class's
+   * name): its directory is the cluster's SCENARIO folder and its drivers' logs SCENARIO-NAME.log.
    */
-  static TrainingCluster start(int workers, String... infoLoggers) throws Exception {
-    StandaloneCluster cluster = StandaloneCluster.start(workers, "1g");
+  static synchronized TrainingCluster shared(String scenario) throws Exception {
+    if (shared == null) {
+      shared = start();
+    }
+    Files.createDirectories(shared.cluster.dir().resolve(scenario));
+    return new TrainingCluster(
+        shared.cluster, shared.jar, shared.log4j, shared.data, shared.solver, scenario);
+  }
+
+  private static TrainingCluster start() throws Exception {
+    StandaloneCluster cluster = StandaloneCluster.start(WORKERS, "1g");
     try {
-      Path log4j = cluster.dir().resolve("driver-log4j2.properties");
+      Path dir = cluster.dir();
+      Path log4j = dir.resolve("driver-log4j2.properties");
       StringBuilder conf =
           new StringBuilder(
               Files.readString(StandaloneCluster.TARGET.resolve("launcher/log4j2.properties")));
-      for (int i = 0; i < infoLoggers.length; i++) {
-        conf.append("\nlogger.test").append(i).append(".name = ").append(infoLoggers[i]);
+      for (int i = 0; i < INFO_LOGGERS.length; i++) {
+        conf.append("\nlogger.test").append(i).append(".name = ").append(INFO_LOGGERS[i]);
         conf.append("\nlogger.test").append(i).append(".level = info\n");
       }
       Files.writeString(log4j, conf);
-      return new TrainingCluster(cluster, StandaloneCluster.shadedJar(), log4j);
+      Path data = dir.resolve("data");
+      CliFixtures.fashionMnistSubset(data, 6000, 2000);
+      Path solver = CliFixtures.caffeLeNet(dir.resolve("caffe"));
+      return new TrainingCluster(cluster, StandaloneCluster.shadedJar(), log4j, data, solver, null);
     } catch (Exception | Error e) {
       cluster.close();
       throw e;
@@ -66,8 +96,9 @@ final class TrainingCluster implements AutoCloseable {
     return cluster;
   }
 
+  /** This scenario's directory. */
   Path dir() {
-    return cluster.dir();
+    return cluster.dir().resolve(scenario);
   }
 
   Path jar() {
@@ -106,7 +137,9 @@ final class TrainingCluster implements AutoCloseable {
   /** Submits {@code args} as app {@code name} with {@code conf} added to Spark's settings. */
   SparkSubmitProcess submit(String name, Map<String, String> conf, List<String> args)
       throws IOException {
-    return cluster.submit(name, jar, conf, log4j, args);
+    SparkSubmitProcess driver = cluster.submit(scenario + "-" + name, jar, conf, log4j, args);
+    drivers.add(driver);
+    return driver;
   }
 
   /** Waits until the driver has logged {@code rounds} rounds to OUT/metrics.jsonl. */
@@ -189,8 +222,12 @@ final class TrainingCluster implements AutoCloseable {
     return p.info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
   }
 
+  /**
+   * Kills this scenario's drivers still running (a test that failed before its driver ended), so
+   * that they hold none of the shared cluster's cores; the cluster itself stays up.
+   */
   @Override
   public void close() {
-    cluster.close();
+    drivers.forEach(SparkSubmitProcess::kill);
   }
 }

@@ -2,7 +2,6 @@ package org.sparknet.apps.cluster;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +24,11 @@ record YarnSubmission(String tag, Path appJar, String mainClass, List<Path> jars
   SparkSubmitProcess start(MiniYarn yarn, Map<String, String> conf, List<String> args)
       throws IOException {
     Path target = StandaloneCluster.TARGET;
-    String flags = Files.readString(target.resolve("launcher/jvm-flags.txt")).strip();
+    List<String> flags = StandaloneCluster.clusterJvmFlags();
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx512m");
-    cmd.addAll(List.of(flags.split("\\s+")));
+    cmd.addAll(flags);
     cmd.add("-Dlog4j2.configurationFile=" + target.resolve("launcher/log4j2.properties"));
     cmd.add("-cp");
     cmd.add(
@@ -38,7 +37,7 @@ record YarnSubmission(String tag, Path appJar, String mainClass, List<Path> jars
     cmd.add("--master");
     cmd.add("yarn");
     Map<String, String> all = YarnTraining.sparkConf(tag);
-    all.put("spark.executor.extraJavaOptions", flags);
+    all.put("spark.executor.extraJavaOptions", String.join(" ", flags));
     all.putAll(conf);
     all.forEach(
         (k, v) -> {

@@ -94,6 +94,10 @@ final class YarnTraining {
     all.put("spark.executor.cores", "1");
     all.put("spark.executor.memory", "512m");
     all.put("spark.yarn.am.memory", "256m");
+    // Spark adds the module flags Java 17 needs to its containers itself.
+    String shortLived = String.join(" ", StandaloneCluster.SHORT_LIVED_JVM);
+    all.put("spark.executor.extraJavaOptions", shortLived);
+    all.put("spark.yarn.am.extraJavaOptions", shortLived);
     // Spark's jars as a cluster with Spark installed on every node has them (local: is a path on
     // each node), here the build's copy: bin/sparknet's default, an upload of 320 MB to HDFS
     // (ClusterJars, tested by ClusterJarsIT), took two minutes of a loaded 2-core machine.
