@@ -3,7 +3,6 @@ package org.sparknet.caffe;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -22,19 +21,14 @@ import org.sparknet.api.WeightCollection;
 import org.sparknet.api.WeightCollection.Tensor;
 import org.sparknet.caffe.internal.CaffeRuntime;
 import org.sparknet.caffe.internal.CheckedStep;
-import org.sparknet.caffe.internal.Divergence;
 import org.sparknet.caffe.internal.HostReads;
 import org.sparknet.caffe.internal.InputFeeder;
 import org.sparknet.caffe.internal.InputTransforms;
 import org.sparknet.caffe.internal.LearnableParams;
 import org.sparknet.caffe.internal.LearningRates;
-import org.sparknet.caffe.internal.LossTerms;
 import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.caffe.internal.NetPlan;
 import org.sparknet.caffe.internal.SolverStates;
-import org.sparknet.caffe.internal.Solvers;
-import org.sparknet.caffe.internal.StepProbe;
-import org.sparknet.caffe.internal.TestNetPlan;
 import org.sparknet.caffe.internal.TrainedLayers;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -62,12 +56,15 @@ import org.sparknet.ndarray.Shape;
  * {@code TrainedLayers} (.caffemodel contents), {@code CheckedStep} (a solver step whose forward
  * outputs are checked before the backward pass), {@code StepProbe} (those checks and the loss in
  * one read back) and {@code Divergence} (the search for what went non-finite); and, in this
- * package, {@code TestPhaseNet} (a test net's passes, on a net this class owns).
+ * package, {@code TestPhaseNet} (a test net's passes, on a net this class owns), {@code
+ * CaffeNetNatives} (the native objects, built and freed together) and {@code CaffeNetSummary} (the
+ * text of {@link #toString()}).
  *
  * <p>Native memory: the solver (with the train net) and one TEST net per test net the solver
  * defines (its {@code test_iter} and {@code test_state}; one when it defines none), each sharing
- * the trained layers. {@link #close()} frees them all. Caffe's mode and device are per thread:
- * every public method sets them on the calling thread. One thread at a time.
+ * the trained layers, held by {@code CaffeNetNatives}. {@link #close()} frees them all. Caffe's
+ * mode and device are per thread: every public method sets them on the calling thread. One thread
+ * at a time.
  */
 public final class CaffeNet implements Net {
   private static final String DRY_RUN_PROPERTY = "sparknet.caffe.dryRun";
@@ -75,16 +72,15 @@ public final class CaffeNet implements Net {
   private final NetDefinition definition;
   private final NetPlan plan;
   private final int deviceId;
-  private final FloatSGDSolver solver;
-  private final List<FloatNet> testNets; // one per test net of the plan, trained layers shared
+  private final HostReads reads = new HostReads();
+  private final CaffeNetNatives natives; // owned: solver, test nets, probe, transforms
+  private final FloatSGDSolver solver; // the natives' solver, with the train net
   private final LearnableParams params; // owned (learnable) params, net order
-  private final InputTransforms transforms; // crop, mirror, mean file; owns staging memory
+  private final InputTransforms transforms; // crop, mirror, mean file
+  private final CheckedStep step;
   private final InputFeeder inputs;
   private final List<TestPhaseNet> testPhases;
   private final SolverStates solverStates;
-  private final HostReads reads = new HostReads();
-  private final StepProbe probe;
-  private final CheckedStep step;
   private boolean closed;
   private String lastDivergence;
 
@@ -93,65 +89,18 @@ public final class CaffeNet implements Net {
     this.plan = plan;
     this.deviceId = CaffeRuntime.deviceId(definition.device());
     CaffeRuntime.useDevice(deviceId);
-    FloatSGDSolver s = null;
-    StepProbe pr = null;
-    List<FloatNet> ts = new ArrayList<>();
-    try (PointerScope scope = new PointerScope()) {
-      s = Solvers.create(plan);
-      FloatNet train = s.net();
-      for (TestNetPlan tp : plan.testNets()) {
-        ts.add(TestPhaseNet.build(tp, train, scope));
-      }
-      this.params = LearnableParams.of(train, plan.netName());
-      LossTerms lossTerms = LossTerms.of(train);
-      Divergence divergence = Divergence.of(train, params);
-      pr =
-          new StepProbe(
-              divergence.maxCount(train),
-              lossTerms.blobs(),
-              lossTerms.valueCount(),
-              reads,
-              deviceId < 0);
-      this.step = new CheckedStep(s, divergence, lossTerms, pr, reads);
-      TestPhaseNet.checkInputs(train, plan.trainInputs());
-      for (int k = 0; k < ts.size(); k++) {
-        TestPhaseNet.checkInputs(ts.get(k), plan.testNet(k).inputs());
-      }
-      if (deviceId >= 0) {
-        // Before the first pass, which allocates on the GPU: Caffe aborts on a failed cudaMalloc.
-        NetMemory.of(plan, train, ts, deviceId).check(CaffeRuntime.freeGpuBytes(deviceId));
-      }
-    } catch (RuntimeException | Error e) {
-      ts.forEach(FloatNet::close);
-      if (pr != null) {
-        pr.close();
-      }
-      if (s != null) {
-        s.close();
-      }
-      throw e;
-    }
-    this.solver = s;
-    this.probe = pr;
-    this.testNets = List.copyOf(ts);
-    InputTransforms tr = null;
-    try {
-      tr = new InputTransforms(plan, definition.seed());
-    } finally {
-      if (tr == null) {
-        ts.forEach(FloatNet::close);
-        pr.close();
-        s.close();
-      }
-    }
-    this.transforms = tr;
-    this.inputs = new InputFeeder(plan, tr);
+    this.natives = CaffeNetNatives.build(plan, deviceId, definition.seed(), reads);
+    this.solver = natives.solver();
+    this.params = natives.params();
+    this.transforms = natives.transforms();
+    this.step = natives.step();
+    this.inputs = new InputFeeder(plan, transforms);
     List<TestPhaseNet> phases = new ArrayList<>();
-    for (int k = 0; k < ts.size(); k++) {
-      phases.add(new TestPhaseNet(ts.get(k), k, plan.netName(), inputs));
+    for (int k = 0; k < natives.testNets().size(); k++) {
+      phases.add(new TestPhaseNet(natives.testNets().get(k), k, plan.netName(), inputs));
     }
     this.testPhases = List.copyOf(phases);
-    this.solverStates = new SolverStates(s, params, plan.netName(), plan.solverType());
+    this.solverStates = new SolverStates(solver, params, plan.netName(), plan.solverType());
   }
 
   /**
@@ -197,7 +146,7 @@ public final class CaffeNet implements Net {
 
   @Override
   public long nativeBytes() {
-    return onDevice(() -> NetMemory.of(plan, solver.net(), testNets, deviceId).bytes());
+    return onDevice(() -> NetMemory.of(plan, solver.net(), natives.testNets(), deviceId).bytes());
   }
 
   @Override
@@ -464,10 +413,7 @@ public final class CaffeNet implements Net {
     }
     closed = true;
     CaffeRuntime.useDevice(deviceId); // the mode it was built in: see PlainCaffeSolver#close
-    transforms.close();
-    testNets.forEach(FloatNet::close);
-    probe.close();
-    solver.close();
+    natives.close();
   }
 
   @Override
@@ -475,23 +421,6 @@ public final class CaffeNet implements Net {
     if (closed) {
       return "CaffeNet{" + plan.netName() + ", closed}";
     }
-    // What a notebook user wants to see: inputs, learnable layers, size and training state.
-    StringBuilder sb = new StringBuilder("CaffeNet '").append(plan.netName()).append("'");
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            " (%s solver, %s, iteration %d): %,d parameters\n",
-            plan.solverType(),
-            definition.device(),
-            solver.iter(),
-            params.total()));
-    sb.append("  inputs (train) ").append(inputShapes(Phase.TRAIN)).append('\n');
-    sb.append("  inputs (test)  ").append(inputShapes(Phase.TEST)).append('\n');
-    for (int k = 1; k < testPhases.size(); k++) {
-      sb.append("  inputs (").append(describeTestNet(k)).append(") ");
-      sb.append(testInputShapes(k)).append('\n');
-    }
-    sb.append(params.sizesByLayer());
-    return sb.toString();
+    return CaffeNetSummary.of(this, plan.solverType(), definition.device(), solver.iter(), params);
   }
 }
