@@ -4,11 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.sparknet.api.averaging.Averager;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.ndarray.Shape;
@@ -36,16 +31,13 @@ public final class SolverGroup implements Net {
   private final String name;
   private static final String MEMBER = "member";
 
-  private final ExecutorService threads;
-  private boolean seeded;
-  private long taskSeed;
-  private long stepsSinceSeed;
+  private final GroupSteps steps; // the helper threads and the members' per-step seeds
   private volatile boolean closed;
 
-  private SolverGroup(List<Net> members, ExecutorService threads) {
+  private SolverGroup(List<Net> members) {
     this.members = members;
     this.name = members.get(0).name();
-    this.threads = threads;
+    this.steps = GroupSteps.start(members, name);
   }
 
   /**
@@ -97,19 +89,7 @@ public final class SolverGroup implements Net {
       built.forEach(Net::close);
       throw e;
     }
-    AtomicInteger n = new AtomicInteger();
-    String name = built.get(0).name();
-    ExecutorService pool =
-        size == 1
-            ? null
-            : Executors.newFixedThreadPool(
-                size - 1,
-                r -> {
-                  Thread t = new Thread(r, "sparknet-group-" + name + "-" + n.incrementAndGet());
-                  t.setDaemon(true);
-                  return t;
-                });
-    return new SolverGroup(List.copyOf(built), pool);
+    return new SolverGroup(List.copyOf(built));
   }
 
   /** The number of solvers in the group. */
@@ -142,7 +122,7 @@ public final class SolverGroup implements Net {
     }
     double lossSum = 0;
     for (int step = 0; step < numSteps; step++) {
-      float[] losses = stepAll(feeder);
+      float[] losses = steps.stepAll(feeder);
       for (float l : losses) {
         lossSum += l;
       }
@@ -180,93 +160,7 @@ public final class SolverGroup implements Net {
       first().reseed(seed);
       return;
     }
-    seeded = true;
-    taskSeed = seed;
-    stepsSinceSeed = 0;
-  }
-
-  private long memberSeed(long step, int member) {
-    return mix(mix(taskSeed) + step) + member;
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
-
-  /** One solver step of every member at once, the batches handed out in member order. */
-  private float[] stepAll(BatchFeeder feeder) {
-    int k = members.size();
-    Object turn = new Object();
-    int[] next = {0};
-    List<Future<Float>> running = new ArrayList<>(k - 1);
-    long step = stepsSinceSeed++;
-    for (int i = 1; i < k; i++) {
-      Net m = members.get(i);
-      BatchFeeder inTurn = inTurn(feeder, turn, next, i);
-      long seed = memberSeed(step, i);
-      running.add(
-          threads.submit(
-              () -> {
-                if (seeded) {
-                  m.reseed(seed);
-                }
-                return m.train(1, inTurn);
-              }));
-    }
-    float[] losses = new float[k];
-    try {
-      if (seeded) {
-        first().reseed(memberSeed(step, 0));
-      }
-      losses[0] = first().train(1, inTurn(feeder, turn, next, 0));
-      for (int i = 1; i < k; i++) {
-        losses[i] = await(running.get(i - 1));
-      }
-    } catch (RuntimeException e) {
-      // A member that failed before taking its batch would leave the later ones waiting for
-      // their turn: interrupt them so that no helper thread stays blocked.
-      running.forEach(f -> f.cancel(true));
-      throw e;
-    }
-    return losses;
-  }
-
-  /** A feeder that waits until the members before {@code index} have taken their batch. */
-  private static BatchFeeder inTurn(BatchFeeder feeder, Object turn, int[] next, int index) {
-    return inputs -> {
-      synchronized (turn) {
-        while (next[0] != index) {
-          try {
-            turn.wait();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for a batch", e);
-          }
-        }
-        try {
-          feeder.fill(inputs);
-        } finally {
-          next[0]++;
-          turn.notifyAll();
-        }
-      }
-    };
-  }
-
-  private static float await(Future<Float> f) {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while a group member was stepping", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException("A group member failed", e.getCause());
-    }
+    steps.reseed(seed);
   }
 
   /**
@@ -462,10 +356,8 @@ public final class SolverGroup implements Net {
       return;
     }
     closed = true;
-    if (threads != null) {
-      threads.shutdownNow();
-    }
-    RuntimeException first = null;
+    RuntimeException first = null; // the first member's failure to close, rethrown at the end
+    steps.close();
     for (Net m : members) {
       try {
         m.close();
