@@ -3,11 +3,9 @@ package org.sparknet.api.train;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongPredicate;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -23,7 +21,6 @@ import org.sparknet.api.data.FeatureColumns;
 import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.internal.driver.BroadcastReleaser;
 import org.sparknet.api.internal.driver.DriverRound;
-import org.sparknet.api.internal.driver.MetricsLog;
 import org.sparknet.api.internal.driver.PackedData;
 import org.sparknet.api.internal.driver.TrainerState;
 import org.sparknet.api.internal.driver.WorkerJobs;
@@ -69,12 +66,10 @@ public final class SparkNetTrainer implements AutoCloseable {
   private final Net driverNet;
   private final NetInputs inputs;
   private final TrainerState state;
-  private final TrainerCheckpoints checkpoints;
   private final StopRules stopRules;
   private final RoundPlan roundPlan;
-  private final MetricsLog metricsLog;
   private final TrainingRounds rounds;
-  private final List<RoundListener> listeners = new CopyOnWriteArrayList<>();
+  private final RoundOutputs outputs; // checkpoints, saved trainers, metrics file, listeners
   private final BroadcastReleaser releaser =
       new BroadcastReleaser("SparkNet broadcast releaser " + trainerId.substring(0, 8));
 
@@ -105,16 +100,12 @@ public final class SparkNetTrainer implements AutoCloseable {
       WeightLayout layout = WeightLayout.of(initial);
       this.state = new TrainerState(layout, layout.flatten(initial), workers);
       WorkerPlan plan = WorkerPlans.of(cfg, trainerId, layout);
-      this.checkpoints = new TrainerCheckpoints(sc, cfg, trainerId, workers);
       this.stopRules = new StopRules(cfg);
       this.roundPlan = new RoundPlan(cfg);
       this.rounds =
           new TrainingRounds(sc, cfg, driverNet, inputs, state, plan, roundPlan, releaser, workers);
-      if (cfg.checkpointDir().isPresent()) {
-        warmStartDone = checkpoints.resume(cfg.checkpointDir().get(), state);
-      }
-      this.metricsLog =
-          MetricsLog.started(cfg.metricsFile(), sc.hadoopConfiguration(), state.round());
+      this.outputs = new RoundOutputs(sc, cfg, trainerId, workers, state);
+      warmStartDone = outputs.resumed();
     } catch (RuntimeException e) {
       driverNet.close();
       throw e;
@@ -200,21 +191,8 @@ public final class SparkNetTrainer implements AutoCloseable {
     }
     RoundMetrics m = rounds.run(plannedRounds, testAfter);
     LOG.info("SparkNet {}", m.summary());
-    afterRound(m);
+    outputs.record(m, rounds.training(), driverNet.hasSolverState());
     return m;
-  }
-
-  private void afterRound(RoundMetrics m) {
-    if (cfg.checkpointDir().isPresent() && m.round() % cfg.checkpointEvery() == 0) {
-      checkpoints.write(
-          cfg.checkpointDir().get(), state, rounds.training(), driverNet.hasSolverState());
-    }
-    if (metricsLog != null) {
-      metricsLog.append(m.toJson());
-    }
-    for (RoundListener l : listeners) {
-      l.onRound(m);
-    }
   }
 
   /**
@@ -307,11 +285,10 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public void save(String dir, boolean overwrite) {
     checkOpen();
-    checkpoints.save(
+    outputs.save(
         Objects.requireNonNull(dir, "dir"),
         overwrite,
         getWeights(),
-        state,
         rounds.training(),
         driverNet.hasSolverState());
   }
@@ -323,7 +300,7 @@ public final class SparkNetTrainer implements AutoCloseable {
    */
   public void restore(String dir) {
     checkOpen();
-    checkpoints.restore(dir, state);
+    outputs.restore(dir);
     warmStartDone = true;
   }
 
@@ -365,11 +342,11 @@ public final class SparkNetTrainer implements AutoCloseable {
   }
 
   public void addListener(RoundListener listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
+    outputs.addListener(listener);
   }
 
   public boolean removeListener(RoundListener listener) {
-    return listeners.remove(listener);
+    return outputs.removeListener(listener);
   }
 
   /** Rounds completed (resumed ones included). */
@@ -414,20 +391,14 @@ public final class SparkNetTrainer implements AutoCloseable {
   /** One line for notebooks: net, workers, schedule, averaging, progress and data sizes. */
   @Override
   public String toString() {
-    PackedData training = rounds.training();
-    return String.format(
-        Locale.ROOT,
-        "SparkNetTrainer{net '%s', %,d parameters, %d workers, tau=%s, %s, round %d, iteration %d,"
-            + " training examples %s%s}",
+    return TrainerSummary.of(
         closed ? cfg.netDefinition().engine() + " net" : driverNet.name(),
-        state.layout().size(),
+        state,
         workers,
         roundPlan.tauText(),
         cfg.averaging(),
-        state.round(),
-        state.iteration(),
-        training == null ? "not set" : String.format("%,d", training.total()),
-        closed ? ", closed" : "");
+        rounds.training(),
+        closed);
   }
 
   /**
@@ -448,13 +419,7 @@ public final class SparkNetTrainer implements AutoCloseable {
     RuntimeException failure = null;
     for (Runnable step :
         new Runnable[] {
-          () -> WorkerRegistry.release(trainerId),
-          driverNet::close,
-          () -> {
-            if (metricsLog != null) {
-              metricsLog.close();
-            }
-          }
+          () -> WorkerRegistry.release(trainerId), driverNet::close, outputs::close
         }) {
       try {
         step.run();
