@@ -1,12 +1,6 @@
 package org.sparknet.api.train;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.Serializable;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,7 +16,6 @@ import java.util.TreeMap;
  */
 public final class RoundMetrics implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final int round;
   private final long iteration;
@@ -198,57 +191,7 @@ public final class RoundMetrics implements Serializable {
 
   /** The round as one line of JSON (no newline). */
   public String toJson() {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("round", round);
-    o.put("timestamp", Instant.ofEpochMilli(timestampMillis).toString());
-    o.put("iteration", iteration);
-    o.put("steps", steps);
-    o.put("tau", tau);
-    o.put("examples", examples);
-    putNumber(o, "epoch", epoch);
-    putNumber(o, "meanLoss", meanLoss);
-    putNumber(o, "learningRate", learningRate);
-    putNumber(o, "imagesPerSecond", imagesPerSecond());
-    o.put("computeMillis", timings.computeMillis());
-    o.put("broadcastMillis", timings.broadcastMillis());
-    o.put("aggregateMillis", timings.aggregateMillis());
-    o.put("schedulingMillis", timings.schedulingMillis());
-    o.put("wallMillis", timings.wallMillis());
-    o.put("validationMillis", timings.validationMillis());
-    var d = o.putArray("devices");
-    devices.forEach(d::add);
-    if (!asyncWorkers.isEmpty()) {
-      var a = o.putArray("asyncWorkers");
-      for (WorkerPushes w : asyncWorkers) {
-        ObjectNode n = a.addObject();
-        n.put("partition", w.partition());
-        n.put("pushes", w.pushes());
-        n.put("dropped", w.dropped());
-        n.put("steps", w.steps());
-        n.put("examples", w.examples());
-        putNumber(n, "meanStaleness", w.meanStaleness());
-        n.put("maxStaleness", w.maxStaleness());
-        n.put("lostSteps", w.lostSteps());
-      }
-    }
-    ObjectNode v = o.putObject("validation");
-    new TreeMap<>(validation).forEach((k, x) -> putNumber(v, k, x));
-    if (!testNets.isEmpty()) {
-      var nets = o.putArray("testNets");
-      for (TestNetResult t : testNets) {
-        ObjectNode n = nets.addObject();
-        n.put("net", t.net());
-        var st = n.putArray("stages");
-        t.stages().forEach(st::add);
-        ObjectNode out = n.putObject("outputs");
-        new TreeMap<>(t.outputs()).forEach((k, x) -> putNumber(out, k, x));
-      }
-    }
-    try {
-      return JSON.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Cannot write round " + round + " as JSON", e);
-    }
+    return RoundMetricsJson.write(this);
   }
 
   /**
@@ -258,77 +201,7 @@ public final class RoundMetrics implements Serializable {
    * @throws IllegalArgumentException quoting the line when it is not such JSON
    */
   public static RoundMetrics fromJson(String line) {
-    JsonNode o;
-    try {
-      o = JSON.readTree(line);
-    } catch (JsonProcessingException e) {
-      o = null;
-    }
-    if (o == null || !o.isObject() || !o.path("round").isInt() || !o.hasNonNull("timestamp")) {
-      throw new IllegalArgumentException(
-          "Not a round's metrics (RoundMetrics.toJson): '"
-              + (line.length() > 200 ? line.substring(0, 200) + "..." : line)
-              + "'");
-    }
-    Map<String, Float> validation = new TreeMap<>();
-    o.path("validation")
-        .fields()
-        .forEachRemaining(e -> validation.put(e.getKey(), (float) number(e.getValue())));
-    List<TestNetResult> testNets = new ArrayList<>();
-    for (JsonNode n : o.path("testNets")) {
-      List<String> stages = new ArrayList<>();
-      n.path("stages").forEach(st -> stages.add(st.asText()));
-      Map<String, Float> outputs = new TreeMap<>();
-      n.path("outputs")
-          .fields()
-          .forEachRemaining(e -> outputs.put(e.getKey(), (float) number(e.getValue())));
-      testNets.add(new TestNetResult(n.path("net").asInt(), stages, outputs));
-    }
-    List<String> devices = new ArrayList<>();
-    for (JsonNode d : o.path("devices")) {
-      devices.add(d.isNull() ? null : d.asText());
-    }
-    long timestamp;
-    try {
-      timestamp = Instant.parse(o.get("timestamp").asText()).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "Round " + o.get("round").asInt() + " has a bad timestamp: " + e.getMessage(), e);
-    }
-    return builder()
-        .round(o.get("round").asInt())
-        .timestampMillis(timestamp)
-        .iteration(o.path("iteration").asLong())
-        .steps(o.path("steps").asLong())
-        .tau(o.path("tau").asInt())
-        .examples(o.path("examples").asLong())
-        .epoch(number(o.path("epoch")))
-        .meanLoss(number(o.path("meanLoss")))
-        .learningRate(number(o.path("learningRate")))
-        .devices(devices)
-        .validation(validation)
-        .testNets(testNets)
-        .timings(
-            new Timings(
-                o.path("computeMillis").asLong(),
-                o.path("broadcastMillis").asLong(),
-                o.path("aggregateMillis").asLong(),
-                o.path("schedulingMillis").asLong(),
-                o.path("wallMillis").asLong(),
-                o.path("validationMillis").asLong()))
-        .build();
-  }
-
-  private static double number(JsonNode n) {
-    return n.isNumber() ? n.asDouble() : Double.NaN;
-  }
-
-  private static void putNumber(ObjectNode o, String key, double v) {
-    if (Double.isFinite(v)) {
-      o.put(key, v);
-    } else {
-      o.putNull(key);
-    }
+    return RoundMetricsJson.read(line);
   }
 
   /** A one-line human summary, as the trainer logs it. */
