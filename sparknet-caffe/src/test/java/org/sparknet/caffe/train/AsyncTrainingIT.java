@@ -120,12 +120,14 @@ class AsyncTrainingIT {
 
   /**
    * Downpour and asynchronous EASGD spend the synchronous run's step budget (rounds x tau steps a
-   * worker) and reach its test accuracy within three points: the order in which the server applies
-   * the pushes depends on thread timing, so the asynchronous runs are not deterministic and land
-   * within about 1.5 points of the synchronous one either way. Broken builds: a worker pushing its
-   * weights instead of its update (w, not w - w_pulled) gave "Training diverged in round 69,
-   * partition 0: non-finite output 'ip1'"; the server adding the updates' plain sum instead of
-   * dividing by the worker count gave Downpour 0.276 against 0.790 (at 40 rounds).
+   * worker) and reach its test accuracy within eight points. The order in which the server applies
+   * the pushes, and how the budget's steps fall between the two workers, depend on thread timing,
+   * so the asynchronous runs are not deterministic: on a 4-core machine they landed 1 to 2.5 points
+   * above the synchronous 0.804, and on a loaded 2-core CI machine Downpour once landed 4.1 points
+   * below it (0.7625). Broken builds fall far outside: a worker pushing its weights instead of its
+   * update (w, not w - w_pulled) gave "Training diverged in round 69, partition 0: non-finite
+   * output 'ip1'"; the server adding the updates' plain sum instead of dividing by the worker count
+   * gave Downpour 0.276 against 0.790 (at 40 rounds).
    */
   @Test
   void asynchronousRunsReachTheSynchronousAccuracy() {
@@ -134,7 +136,7 @@ class AsyncTrainingIT {
     assertTrue(sync > 0.7f, "the synchronous run learned: " + sync);
     float downpour = accuracy(Averaging.downpour(), rounds);
     float easgd = accuracy(Averaging.asyncElastic(0.5), rounds);
-    float tolerance = 0.03f;
+    float tolerance = 0.08f;
     assertTrue(
         downpour >= sync - tolerance, "Downpour " + downpour + " against synchronous " + sync);
     assertTrue(easgd >= sync - tolerance, "async EASGD " + easgd + " against synchronous " + sync);
