@@ -336,7 +336,7 @@ public final class SparkNetTrainer implements AutoCloseable {
   public List<WeightCollection> getWorkerWeights() {
     checkOpen();
     PackedData training = rounds.requireTraining();
-    return Arrays.stream(WorkerJobs.weights(training, trainerId, state.layout(), state.round()))
+    return Arrays.stream(WorkerJobs.weights(training, trainerId, state.layout(), state.lineages()))
         .map(w -> w == null ? null : state.layout().toCollection(w))
         .toList();
   }

@@ -159,7 +159,7 @@ final class TrainerCheckpoints {
     if (state.pendingSolverStates() != null) {
       return state.pendingSolverStates().clone();
     }
-    return WorkerJobs.solverStates(sc, training, trainerId, state.round());
+    return WorkerJobs.solverStates(sc, training, trainerId, state.lineages());
   }
 
   private float[][] workerWeights(TrainerState state, PackedData training) {
@@ -168,7 +168,7 @@ final class TrainerCheckpoints {
     }
     sc.setJobDescription("SparkNet worker weights after round " + state.round());
     try {
-      return WorkerJobs.weights(training, trainerId, state.layout(), state.round());
+      return WorkerJobs.weights(training, trainerId, state.layout(), state.lineages());
     } finally {
       sc.setJobDescription(null);
     }

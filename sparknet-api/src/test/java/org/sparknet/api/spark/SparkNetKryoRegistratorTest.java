@@ -160,7 +160,15 @@ class SparkNetKryoRegistratorTest {
     float[] w = {1f, Float.NaN, -3.5f};
     WorkerReport report =
         new WorkerReport(
-            2, 128, 50, 17.25, new WorkerReport.WorkerTimings(3, 900, 4), true, null, "gpu:1");
+            2,
+            128,
+            50,
+            17.25,
+            new WorkerReport.WorkerTimings(3, 900, 4),
+            true,
+            null,
+            "gpu:1",
+            0x7A3B_11C0_5E9D_0042L);
     PartitionResult r = new PartitionResult(report, w, 128);
     PartitionResult back =
         ser.deserialize(ser.serialize(r, tag(PartitionResult.class)), tag(PartitionResult.class));

@@ -200,7 +200,8 @@ final class AsyncRound implements RoundDriver {
               WorkerReport.WorkerTimings.NONE,
               false,
               null,
-              "");
+              "",
+              0);
       totals.addReduced(new PartitionResult(report, null, 0));
     }
     ended.stream().filter(r -> r.report().divergence() != null).forEach(totals::addReduced);

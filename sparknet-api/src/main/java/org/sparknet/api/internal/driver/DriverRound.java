@@ -13,6 +13,7 @@ import org.sparknet.api.internal.wire.PartitionResult;
 import org.sparknet.api.internal.wire.RoundOrders;
 import org.sparknet.api.internal.wire.RoundSteps;
 import org.sparknet.api.internal.wire.RoundTotals;
+import org.sparknet.api.internal.wire.WorkerLineages;
 import org.sparknet.api.internal.worker.WorkerPlan;
 import org.sparknet.api.internal.worker.WorkerTasks;
 
@@ -56,6 +57,7 @@ public final class DriverRound implements RoundDriver {
    * @param sumOnDriver bring every result to the driver and average in partition order
    *     (reproducible, one stage); else {@code treeAggregate} on the executors
    * @param steps the round's solver steps per worker
+   * @param previous the solver histories of the results taken from the round before
    */
   public record Start(
       int round,
@@ -65,7 +67,8 @@ public final class DriverRound implements RoundDriver {
       SolverState[] solverStates,
       float[][] workerWeights,
       boolean sumOnDriver,
-      RoundSteps steps) {}
+      RoundSteps steps,
+      WorkerLineages previous) {}
 
   /**
    * The round's combined results and the driver's share of its time.

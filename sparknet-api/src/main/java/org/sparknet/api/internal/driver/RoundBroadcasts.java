@@ -77,7 +77,8 @@ record RoundBroadcasts(
         solverStates,
         workerWeights,
         start.steps(),
-        localKey);
+        localKey,
+        start.previous());
   }
 
   /** Queues the broadcasts for destruction; the hand-over, if any, is the caller's to clear. */

@@ -5,13 +5,15 @@ import org.sparknet.api.internal.checkpoint.Checkpoint;
 import org.sparknet.api.internal.wire.RoundSteps;
 import org.sparknet.api.internal.wire.RoundTotals;
 import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.internal.wire.WorkerLineages;
 
 /**
  * Everything the driver knows about a training run between rounds, in one place: the current
  * weights (the centre, for elastic averaging) in a {@link WeightLayout}, the rounds completed, the
  * solver iterations, each partition's position in its data, the token of the weights (changed
- * whenever they are replaced from outside the loop) and the solver states a resume has not handed
- * to the workers yet. A checkpoint is a copy of this state.
+ * whenever they are replaced from outside the loop), the solver states a resume has not handed to
+ * the workers yet, and which solver history each partition's last result came from. A checkpoint is
+ * a copy of this state.
  */
 public final class TrainerState {
   private final WeightLayout layout;
@@ -22,6 +24,7 @@ public final class TrainerState {
   private long weightsToken;
   private SolverState[] pendingSolverStates;
   private float[][] pendingWorkerWeights;
+  private long[] lineages = new long[0];
 
   public TrainerState(WeightLayout layout, float[] weights, int workers) {
     this.layout = layout;
@@ -64,6 +67,11 @@ public final class TrainerState {
     return pendingWorkerWeights;
   }
 
+  /** The solver histories of the last round's results, by partition. */
+  public WorkerLineages lineages() {
+    return new WorkerLineages(round, lineages.clone());
+  }
+
   /**
    * What the next round starts from.
    *
@@ -79,7 +87,8 @@ public final class TrainerState {
         pendingSolverStates,
         pendingWorkerWeights,
         sumOnDriver,
-        steps);
+        steps,
+        lineages());
   }
 
   /**
@@ -110,6 +119,7 @@ public final class TrainerState {
     for (int p = 0; p < positions.length; p++) {
       positions[p] += totals.examplesOf(p);
     }
+    lineages = totals.lineages();
     pendingSolverStates = null;
     pendingWorkerWeights = null;
   }
@@ -125,6 +135,7 @@ public final class TrainerState {
     positions = c.positions().clone();
     pendingSolverStates = c.solverStates();
     pendingWorkerWeights = c.workerWeights();
+    lineages = new long[0];
     weightsToken++;
   }
 

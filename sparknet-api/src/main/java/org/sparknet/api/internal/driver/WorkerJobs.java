@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.sparknet.api.SolverState;
 import org.sparknet.api.internal.wire.PartitionSolverState;
 import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.internal.wire.WorkerLineages;
 import org.sparknet.api.internal.worker.WorkerRegistry;
 import org.sparknet.api.internal.worker.WorkerTasks;
 
@@ -21,17 +22,17 @@ public final class WorkerJobs {
   private WorkerJobs() {}
 
   /**
-   * Each partition's worker weights after round {@code round}, by partition (null where no executor
-   * holds the partition's worker of that round).
+   * Each partition's worker weights after the round of {@code taken}, by partition (null where no
+   * executor holds the worker whose result the driver took).
    */
   public static float[][] weights(
-      PackedData data, String trainerId, WeightLayout layout, int round) {
+      PackedData data, String trainerId, WeightLayout layout, WorkerLineages taken) {
     List<float[]> flats;
     try {
       flats =
           data.shards()
               .mapPartitionsWithIndex(
-                  (p, it) -> WorkerTasks.weights(trainerId, layout, p, round), true)
+                  (p, it) -> WorkerTasks.weights(trainerId, layout, p, taken), true)
               .collect();
     } catch (Exception e) {
       throw TaskFailures.unwrap(e);
@@ -45,17 +46,17 @@ public final class WorkerJobs {
   }
 
   /**
-   * Each partition's solver state after round {@code round}, by partition (null where no executor
-   * holds the partition's worker of that round: its solver restarts after a resume).
+   * Each partition's solver state after the round of {@code taken}, by partition (null where no
+   * executor holds the worker whose result the driver took: its solver restarts after a resume).
    */
   public static SolverState[] solverStates(
-      JavaSparkContext sc, PackedData data, String trainerId, int round) {
-    String description = "SparkNet solver states after round " + round;
+      JavaSparkContext sc, PackedData data, String trainerId, WorkerLineages taken) {
+    String description = "SparkNet solver states after round " + taken.round();
     sc.setJobDescription(description);
     try {
       List<PartitionSolverState> results =
           data.shards()
-              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(trainerId, p, round), true)
+              .mapPartitionsWithIndex((p, it) -> WorkerTasks.solverState(trainerId, p, taken), true)
               .collect();
       SolverState[] out = new SolverState[data.partitions()];
       for (PartitionSolverState r : results) {

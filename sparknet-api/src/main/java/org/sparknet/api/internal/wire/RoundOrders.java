@@ -18,6 +18,7 @@ import org.sparknet.api.SolverState;
  * @param workerWeights null except in the first round after a resume with the workers' own weights
  * @param steps the solver steps each worker runs this round
  * @param localKey the round's key in {@link LocalHandoff} (local mode), or null on a cluster
+ * @param previous the solver histories of the results the driver took from the round before
  */
 public record RoundOrders(
     int round,
@@ -27,9 +28,14 @@ public record RoundOrders(
     Broadcast<SolverState[]> solverStates,
     Broadcast<float[][]> workerWeights,
     RoundSteps steps,
-    String localKey)
+    String localKey,
+    WorkerLineages previous)
     implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  public RoundOrders {
+    previous = previous != null ? previous : WorkerLineages.none(round - 1);
+  }
 
   /** The weights the round starts from: broadcast, or handed over in this JVM. */
   public float[] centre() {

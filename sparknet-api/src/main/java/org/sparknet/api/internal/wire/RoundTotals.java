@@ -35,6 +35,7 @@ public final class RoundTotals implements Serializable {
   private long[] examplesByPartition = new long[0];
   private int[] restartsByPartition = new int[0];
   private String[] devicesByPartition = new String[0];
+  private long[] lineagesByPartition = new long[0];
   private float[] reduced;
 
   /** Totals that sum as results come (the zero value of a {@code treeAggregate}). */
@@ -97,6 +98,10 @@ public final class RoundTotals implements Serializable {
       devicesByPartition = grown(devicesByPartition, w.partition() + 1);
       devicesByPartition[w.partition()] = w.device();
     }
+    if (w.lineage() != 0) {
+      lineagesByPartition = grown(lineagesByPartition, w.partition() + 1);
+      lineagesByPartition[w.partition()] = w.lineage();
+    }
     if (w.solverRestarted()) {
       restartsByPartition = grown(restartsByPartition, w.partition() + 1);
       restartsByPartition[w.partition()]++;
@@ -148,6 +153,12 @@ public final class RoundTotals implements Serializable {
     for (int p = 0; p < o.devicesByPartition.length; p++) {
       if (o.devicesByPartition[p] != null) {
         devicesByPartition[p] = o.devicesByPartition[p];
+      }
+    }
+    lineagesByPartition = grown(lineagesByPartition, o.lineagesByPartition.length);
+    for (int p = 0; p < o.lineagesByPartition.length; p++) {
+      if (o.lineagesByPartition[p] != 0) {
+        lineagesByPartition[p] = o.lineagesByPartition[p];
       }
     }
     if (o.divergence != null) {
@@ -232,6 +243,11 @@ public final class RoundTotals implements Serializable {
   /** Where each partition's worker ran this round, by partition (null: the partition was idle). */
   public List<String> devices() {
     return Arrays.asList(devicesByPartition.clone());
+  }
+
+  /** The solver history each partition's result came from, by partition (0: unknown). */
+  public long[] lineages() {
+    return lineagesByPartition.clone();
   }
 
   public long examples() {

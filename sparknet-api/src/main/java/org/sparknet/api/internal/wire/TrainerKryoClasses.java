@@ -134,6 +134,7 @@ public final class TrainerKryoClasses {
       out.writeBoolean(w.solverRestarted());
       out.writeString(w.divergence());
       out.writeString(w.device());
+      out.writeLong(w.lineage());
       kryo.writeObjectOrNull(out, r.values(), float[].class);
       kryo.writeObjectOrNull(out, r.packed(), short[].class);
       out.writeDouble(r.weight());
@@ -151,7 +152,15 @@ public final class TrainerKryoClasses {
       String divergence = in.readString();
       WorkerReport report =
           new WorkerReport(
-              partition, examples, steps, lossSum, timings, restarted, divergence, in.readString());
+              partition,
+              examples,
+              steps,
+              lossSum,
+              timings,
+              restarted,
+              divergence,
+              in.readString(),
+              in.readLong());
       float[] values = kryo.readObjectOrNull(in, float[].class);
       short[] packed = kryo.readObjectOrNull(in, short[].class);
       return new PartitionResult(report, values, packed, in.readDouble());

@@ -11,6 +11,8 @@ import java.io.Serializable;
  *     org.sparknet.api.internal.worker.SolverContinuity})
  * @param divergence null, or what went non-finite ("loss NaN", "weight ...")
  * @param device where the worker's net ran: "cpu", "gpu:N", or a comma-separated list for a group
+ * @param lineage the token of the solver history the worker's net holds after the round (0:
+ *     unknown), recorded by the driver for the result it takes ({@link WorkerLineages})
  */
 public record WorkerReport(
     int partition,
@@ -20,13 +22,14 @@ public record WorkerReport(
     WorkerTimings timings,
     boolean solverRestarted,
     String divergence,
-    String device)
+    String device,
+    long lineage)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The report of a partition without data: it trained nothing. */
   public static WorkerReport idle(int partition) {
-    return new WorkerReport(partition, 0, 0, 0, WorkerTimings.NONE, false, null, "");
+    return new WorkerReport(partition, 0, 0, 0, WorkerTimings.NONE, false, null, "", 0);
   }
 
   /**

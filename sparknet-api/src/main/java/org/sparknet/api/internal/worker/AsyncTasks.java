@@ -79,6 +79,7 @@ public final class AsyncTasks {
         first ? round.solverStates() : null,
         first ? round.workerWeights() : null,
         new RoundSteps(steps, 0, round.steps().maxIterations()),
+        null,
         null);
   }
 
@@ -94,6 +95,7 @@ public final class AsyncTasks {
     private boolean restarted;
     private String divergence;
     private String device = "";
+    private long lineage;
 
     Totals(int partition) {
       this.partition = partition;
@@ -109,6 +111,7 @@ public final class AsyncTasks {
       extract += w.timings().extractMillis();
       divergence = divergence != null ? divergence : w.divergence();
       device = w.device();
+      lineage = w.lineage();
     }
 
     WorkerReport report() {
@@ -120,7 +123,8 @@ public final class AsyncTasks {
           new WorkerReport.WorkerTimings(setup, compute, extract),
           restarted,
           divergence,
-          device);
+          device,
+          lineage);
     }
   }
 }

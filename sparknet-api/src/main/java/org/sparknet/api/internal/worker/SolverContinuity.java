@@ -16,24 +16,26 @@ public enum SolverContinuity {
   /** The solver state was just restored from a checkpoint. */
   RESTORED,
   /**
-   * The task runs on a new executor (the old one was lost) or on a stale net (a retried or
-   * speculative copy of an earlier round): momentum and iteration start over.
+   * The task runs on a new executor (the old one was lost: momentum and iteration start over) or on
+   * a stale net (one that missed a round, or whose last round lost to a speculative copy or to its
+   * original elsewhere): its momentum and iteration are not the accepted history's.
    */
   RESTARTED;
 
   /**
-   * @param lastRound the last round the net completed (-1: none)
+   * @param continues the net completed the previous round, and the driver took its result (see
+   *     {@link org.sparknet.api.internal.wire.WorkerLineages})
    * @param builtNow the net was built for this task
    */
   static SolverContinuity of(
-      boolean hasSolverState, boolean restored, int lastRound, int round, boolean builtNow) {
+      boolean hasSolverState, boolean restored, boolean continues, int round, boolean builtNow) {
     if (!hasSolverState) {
       return STATELESS;
     }
     if (restored) {
       return RESTORED;
     }
-    if (lastRound == round - 1) {
+    if (continues) {
       return CONTINUES;
     }
     return builtNow && round == 1 ? FIRST_ROUND : RESTARTED;

@@ -36,6 +36,9 @@ public final class Worker {
   private long initializedToken = -1;
   private int lastRound = -1;
 
+  /** The token of this worker's solver history after its last round ({@link SolverLineage}). */
+  private long lineage;
+
   /** The newest round a task has claimed this worker for (set under the registry's key lock). */
   private volatile int claimedRound = -1;
 
@@ -73,6 +76,11 @@ public final class Worker {
   /** The last round this worker completed its steps in (-1: none); read under its lock. */
   int lastRound() {
     return lastRound;
+  }
+
+  /** The token of the history this worker's last round ran on; read under its lock. */
+  long lineage() {
+    return lineage;
   }
 
   /** The devices the net runs on, one per solver ("cpu" or "gpu:N"). */
@@ -124,6 +132,13 @@ public final class Worker {
       boolean builtNow,
       float[] centre) {
     long t0 = System.nanoTime();
+    int round = orders.round();
+    // A net whose last round the driver did not take is stale: under an elastic rule it drops its
+    // own weights, and its solver is reported restarted.
+    boolean stale = !orders.previous().accepts(partition, lineage);
+    if (stale) {
+      initializedToken = -1;
+    }
     float[] own = orders.workerWeightsOf(partition);
     if (own != null) {
       FlatWeights.set(net, plan.layout(), own);
@@ -137,9 +152,10 @@ public final class Worker {
     if (state != null) {
       net.setSolverState(state);
     }
+    boolean continues = lastRound == round - 1 && !stale;
     SolverContinuity continuity =
-        SolverContinuity.of(
-            net.hasSolverState(), state != null, lastRound, orders.round(), builtNow);
+        SolverContinuity.of(net.hasSolverState(), state != null, continues, round, builtNow);
+    long history = continues ? lineage : SolverLineage.begin(state != null, builtNow, round);
     long t1 = System.nanoTime();
     ShardFeeder feeder =
         plan.blobs().shuffled(shard, plan.seed(), partition, orders.positionOf(partition));
@@ -152,7 +168,8 @@ public final class Worker {
     Steps steps =
         planned.tau() > 0 ? steps(planned.tau(), feeder) : timedSteps(plan, planned, feeder, t1);
     long t2 = System.nanoTime();
-    lastRound = orders.round();
+    lastRound = round;
+    lineage = SolverLineage.next(history, round, steps.count);
     Sent sent = send(plan, centre, steps.lossSum, feeder.examplesFed());
     long t3 = System.nanoTime();
     WorkerReport report =
@@ -164,7 +181,8 @@ public final class Worker {
             new WorkerReport.WorkerTimings(millis(t1 - t0), millis(t2 - t1), millis(t3 - t2)),
             continuity == SolverContinuity.RESTARTED,
             sent.divergence(),
-            described);
+            described,
+            lineage);
     return new PartitionResult(report, sent.values(), sent.packed(), sent.weight());
   }
 

@@ -14,6 +14,7 @@ import org.sparknet.api.NetProvider;
 import org.sparknet.api.SolverGroup;
 import org.sparknet.api.device.GpuSharing;
 import org.sparknet.api.device.TaskDevices;
+import org.sparknet.api.internal.wire.WorkerLineages;
 
 /**
  * The workers that live in this JVM (an executor, or the driver in local mode) across rounds: one
@@ -173,17 +174,26 @@ public final class WorkerRegistry {
   }
 
   /**
-   * The training worker of {@code (trainerId, partition)} if this JVM holds one that completed
-   * round {@code round}, else null: after an executor loss a partition's net may live on in an
-   * executor that no longer trains it, and its weights and solver state are those of an older
-   * round.
+   * The training worker of {@code (trainerId, partition)} if this JVM holds the one whose result of
+   * the round of {@code taken} the driver took, else null: after an executor loss a partition's net
+   * may live on in an executor that no longer trains it, with the weights and solver state of an
+   * older round, and a speculative copy leaves a second net that completed the same round.
    */
-  static Worker findCurrent(String trainerId, int partition, int round) {
+  static Worker findCurrent(String trainerId, int partition, WorkerLineages taken) {
+    int round = taken.round();
     Worker w = WORKERS.get(new Key(trainerId, Role.TRAIN, partition));
     if (w == null) {
       return null;
     }
     synchronized (w) {
+      if (w.lastRound() == round && !taken.accepts(partition, w.lineage())) {
+        LOG.warn(
+            "Partition {}'s net in this JVM trained round {}, but the driver took another's result:"
+                + " not read",
+            partition,
+            round);
+        return null;
+      }
       if (w.lastRound() != round) {
         LOG.warn(
             "Partition {}'s net in this JVM last trained round {}, not round {}: not read",

@@ -10,6 +10,7 @@ import org.sparknet.api.internal.wire.PartitionResult;
 import org.sparknet.api.internal.wire.PartitionSolverState;
 import org.sparknet.api.internal.wire.RoundOrders;
 import org.sparknet.api.internal.wire.WeightLayout;
+import org.sparknet.api.internal.wire.WorkerLineages;
 import org.sparknet.api.predict.BatchPredictor;
 import org.sparknet.api.predict.OutputSums;
 import org.sparknet.api.predict.ShardBatches;
@@ -88,12 +89,12 @@ public final class WorkerTasks {
   }
 
   /**
-   * The weights of partition {@code p}'s worker after round {@code round}, or an empty array if
-   * this JVM has no worker of that round.
+   * The weights of partition {@code p}'s worker after the round of {@code taken}, or an empty array
+   * if this JVM has no worker whose result of that round the driver took.
    */
   public static Iterator<float[]> weights(
-      String trainerId, WeightLayout layout, int partition, int round) {
-    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
+      String trainerId, WeightLayout layout, int partition, WorkerLineages taken) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, taken);
     if (w == null) {
       return List.of(new float[0]).iterator();
     }
@@ -103,11 +104,12 @@ public final class WorkerTasks {
   }
 
   /**
-   * The solver state of partition {@code p}'s worker after round {@code round}, for a checkpoint.
+   * The solver state of partition {@code p}'s worker after the round of {@code taken}, for a
+   * checkpoint.
    */
   public static Iterator<PartitionSolverState> solverState(
-      String trainerId, int partition, int round) {
-    Worker w = WorkerRegistry.findCurrent(trainerId, partition, round);
+      String trainerId, int partition, WorkerLineages taken) {
+    Worker w = WorkerRegistry.findCurrent(trainerId, partition, taken);
     if (w == null) {
       return List.of(new PartitionSolverState(partition, null)).iterator();
     }

@@ -42,7 +42,8 @@ class RoundTotalsTest {
             WorkerReport.WorkerTimings.NONE,
             restarted,
             divergence,
-            "gpu:" + p);
+            "gpu:" + p,
+            1000 + p);
     return new PartitionResult(r, divergence == null ? w : null, n);
   }
 
@@ -109,6 +110,7 @@ class RoundTotalsTest {
         new RoundTotals(Compression.NONE).add(result(0, 4, w)).restartedPartitions());
     assertEquals(12, merged.examples(), "a restarted partition's examples count once");
     assertEquals(java.util.Arrays.asList("gpu:0", "gpu:1", null, "gpu:3"), merged.devices());
+    assertArrayEquals(new long[] {1000, 1001, 0, 1003}, merged.lineages(), "each result's lineage");
     assertArrayEquals(w, merged.sum().mean());
   }
 
@@ -195,7 +197,7 @@ class RoundTotalsTest {
 
   private static PartitionResult packed(int p, long n, short[] offsets, double weight) {
     WorkerReport r =
-        new WorkerReport(p, n, 1, 0.5 * n, WorkerReport.WorkerTimings.NONE, false, null, "cpu");
+        new WorkerReport(p, n, 1, 0.5 * n, WorkerReport.WorkerTimings.NONE, false, null, "cpu", 0);
     return new PartitionResult(r, null, offsets, weight);
   }
 }
