@@ -12,18 +12,11 @@ from PIL import Image
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from idx_to_lmdb import read_idx  # noqa: E402
+from idx_to_lmdb import read_pair  # noqa: E402
 
 
 def main(argv):
-    if len(argv) not in (4, 5):
-        sys.exit(__doc__)
-    (count, height, width), pixels = read_idx(argv[1])
-    (label_count,), labels = read_idx(argv[2])
-    if label_count != count:
-        sys.exit("%s has %d images but %s has %d labels" % (argv[1], count, argv[2], label_count))
-    if len(argv) == 5:
-        count = min(count, int(argv[4]))
+    count, height, width, pixels, labels = read_pair(argv, __doc__)
     size = height * width
     for label in sorted(set(labels[:count])):
         os.makedirs(os.path.join(argv[3], str(label)), exist_ok=True)

@@ -42,15 +42,23 @@ def read_idx(path):
     return shape, raw[4 + 4 * dims:]
 
 
-def main(argv):
+def read_pair(argv, usage):
+    """The command line IMAGES LABELS OUT_DIR [LIMIT] read: (count, height, width, pixels, labels),
+    count cut to LIMIT; exits with usage on a wrong argument count, and names both files when
+    their counts differ."""
     if len(argv) not in (4, 5):
-        sys.exit(__doc__)
+        sys.exit(usage)
     (count, height, width), pixels = read_idx(argv[1])
     (label_count,), labels = read_idx(argv[2])
     if label_count != count:
         sys.exit("%s has %d images but %s has %d labels" % (argv[1], count, argv[2], label_count))
     if len(argv) == 5:
         count = min(count, int(argv[4]))
+    return count, height, width, pixels, labels
+
+
+def main(argv):
+    count, height, width, pixels, labels = read_pair(argv, __doc__)
     size = height * width
     os.makedirs(argv[3], exist_ok=True)
     env = lmdb.open(argv[3], map_size=max(1 << 26, count * (size + 64) * 2), subdir=True)
