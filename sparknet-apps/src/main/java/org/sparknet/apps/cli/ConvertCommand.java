@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
           + " stored) and a label column. Train on it with --format parquet --sample-shape C,H,W"
           + " (printed at the end).",
       "With --to lmdb or leveldb it writes a Caffe database instead, as Caffe's"
-          + " convert_mnist_data does: keys %08d in the data's order, each a raw Datum of the"
+          + " convert_mnist_data does: keys %%08d in the data's order, each a raw Datum of the"
           + " data's shape with data bytes (float_data where a value is not an integer 0-255) and"
           + " the label, which must be an integer. The driver writes it, at its disk's speed;"
           + " to a URI that is not local it is built in the local temporary directory and copied"
