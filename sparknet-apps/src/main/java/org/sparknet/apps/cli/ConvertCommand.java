@@ -99,6 +99,9 @@ public final class ConvertCommand implements Callable<Integer> {
       }
       out.checkWritable(true, "--output");
     }
+    if (sampleShape != null) {
+      SampleShapes.check(sampleShape, "1,28,28");
+    }
     DataSource source =
         f.open(
             new DataRequest(

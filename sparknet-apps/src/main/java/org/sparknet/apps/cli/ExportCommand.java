@@ -83,9 +83,8 @@ public final class ExportCommand implements Callable<Integer> {
     if (sample != null && sampleShape != null) {
       throw new IllegalArgumentException("Give --sample or --sample-shape, not both");
     }
-    if (sampleShape != null && sampleShape.stream().anyMatch(d -> d <= 0)) {
-      throw new IllegalArgumentException(
-          "--sample-shape must be positive extents like 3,227,227 but was " + sampleShape);
+    if (sampleShape != null) {
+      SampleShapes.check(sampleShape, "3,227,227");
     }
     List<Integer> shape = sample == null ? sampleShape : sampleShapeOf(sample, sampleFormat);
     NetDefinition def = OnnxExport.definition(CaffeFiles.netText(netFile), shape);

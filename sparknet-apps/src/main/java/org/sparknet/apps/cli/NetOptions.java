@@ -96,12 +96,7 @@ final class NetOptions {
   /** The definition of {@code files}; {@code imageShape} when no --sample-shape was given. */
   NetDefinition definition(CaffeFiles files, List<Integer> imageShape) {
     List<Integer> shape = sampleShape != null ? sampleShape : imageShape;
-    for (int d : shape) {
-      if (d <= 0) {
-        throw new IllegalArgumentException(
-            "--sample-shape must be positive extents like 1,28,28 but was " + shape);
-      }
-    }
+    SampleShapes.check(shape, "1,28,28");
     if (!(scale() > 0) || Float.isInfinite(scale())) {
       throw new IllegalArgumentException("--scale must be a positive number but was " + scale);
     }

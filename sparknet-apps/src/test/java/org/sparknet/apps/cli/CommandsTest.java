@@ -340,6 +340,29 @@ class CommandsTest {
     return CliFixtures.run(args);
   }
 
+  /**
+   * convert checks --sample-shape before it opens the data or starts Spark, as export and train do:
+   * a build without the check read the Parquet data and failed there with "A Datum's shape must be
+   * positive but was 0x28x28", naming no option.
+   */
+  @Test
+  void convertRefusesANonPositiveSampleShapeFirst() {
+    Result r =
+        CliFixtures.run(
+            "convert",
+            "--input",
+            tmp.resolve("absent.parquet").toString(),
+            "--format",
+            "parquet",
+            "--sample-shape",
+            "0,28,28",
+            "--to",
+            "lmdb",
+            "--output",
+            tmp.resolve("out.lmdb").toString());
+    assertOneLineExitTwo(r, "--sample-shape must be positive extents like 1,28,28 but was [0, 28");
+  }
+
   private static void assertOneLineExitTwo(Result r, String mustContain) {
     assertEquals(2, r.exit(), r.toString());
     String e = r.err().strip();
