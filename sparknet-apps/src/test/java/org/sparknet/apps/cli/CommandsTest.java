@@ -341,9 +341,10 @@ class CommandsTest {
   }
 
   /**
-   * convert checks --sample-shape before it opens the data or starts Spark, as export and train do:
-   * a build without the check read the Parquet data and failed there with "A Datum's shape must be
-   * positive but was 0x28x28", naming no option.
+   * convert checks --sample-shape before it opens the data or starts Spark, as export and train do.
+   * A build without the check went on to the data ("--input file:/.../absent.parquet does not
+   * exist" here), and on real Parquet data failed only after reading it, with "A Datum's shape must
+   * be positive but was 0x28x28", naming no option.
    */
   @Test
   void convertRefusesANonPositiveSampleShapeFirst() {
