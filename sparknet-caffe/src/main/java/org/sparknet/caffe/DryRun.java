@@ -66,7 +66,8 @@ final class DryRun {
       cmd.add(DryRun.class.getName());
       cmd.add(defFile.toString());
       ProcessBuilder pb = new ProcessBuilder(cmd);
-      pb.environment().putIfAbsent("GLOG_minloglevel", "2");
+      // INFO, so that net.cpp's "Creating Layer" lines tell the verdict which layer a CHECK is in.
+      pb.environment().put("GLOG_minloglevel", "0");
       pb.environment().putIfAbsent("OPENBLAS_NUM_THREADS", "1");
       pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
       pb.redirectError(errFile.toFile());
@@ -135,11 +136,13 @@ final class DryRun {
       }
     }
     String fatal = null;
+    String layer = null;
     for (String line : stderr) {
       if (line.contains("Check failed:")) {
         fatal = line;
         break;
       }
+      layer = layerBeingBuilt(line, layer);
     }
     if (fatal == null) {
       for (String line : stderr) {
@@ -156,7 +159,9 @@ final class DryRun {
       int i = fatal.indexOf("] ");
       String where = i > 0 ? fatal.substring(fatal.lastIndexOf(' ', i - 1) + 1, i) : "?";
       String what = i > 0 ? fatal.substring(i + 2) : fatal;
-      return "Caffe rejects this net definition: "
+      return "Caffe rejects this net definition"
+          + (layer != null ? ", layer '" + layer + "'" : "")
+          + ": "
           + what
           + " (at "
           + where
@@ -175,6 +180,20 @@ final class DryRun {
             + "): "
             + tail(stderr)
             + "; disable it with -Dsparknet.caffe.dryRun=false if the child JVM cannot start here");
+  }
+
+  /**
+   * The layer Caffe is setting up after glog's {@code line}, given the one before it: net.cpp logs
+   * "Creating Layer NAME" before each layer's set-up, where its CHECKs on the parameters and shapes
+   * run, and "Network initialization done." once a net is built; a CHECK after that one fails in a
+   * step, in no layer that the log names.
+   */
+  private static String layerBeingBuilt(String line, String before) {
+    int i = line.indexOf("] Creating Layer ");
+    if (i >= 0) {
+      return line.substring(i + "] Creating Layer ".length()).strip();
+    }
+    return line.contains("] Network initialization done") ? null : before;
   }
 
   /** A GPU allocation that failed in the child, with the net's estimate when it printed one. */

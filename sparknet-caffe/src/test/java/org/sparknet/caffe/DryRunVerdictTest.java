@@ -32,4 +32,34 @@ class DryRunVerdictTest {
                 + " cudaSuccess (2 vs. 0)  out of memory; found by a dry run in a child JVM)"),
         verdict);
   }
+
+  /**
+   * A CHECK in a layer's set-up names that layer, from net.cpp's INFO lines before it; one in a
+   * step, after the net is built, names none. Broken build: without the layer, the message for a
+   * Pooling layer of stride 0 was "Caffe rejects this net definition: Check failed: shape[i] >= 0
+   * (-2147483647 vs. 0) (at blob.cpp:32; ...)", which names no layer of the net.
+   */
+  @Test
+  void aCheckInALayersSetUpNamesTheLayer() {
+    String check = "F1207 23:50:00.000000 123 blob.cpp:32] Check failed: shape[i] >= 0 (-1 vs. 0)";
+    List<String> building =
+        List.of(
+            "I1207 23:50:00.000000 123 net.cpp:84] Creating Layer conv1",
+            "I1207 23:50:00.000000 123 net.cpp:122] Setting up conv1",
+            "I1207 23:50:00.000000 123 net.cpp:84] Creating Layer pool1",
+            check);
+    assertTrue(
+        DryRun.verdict(134, building)
+            .startsWith(
+                "Caffe rejects this net definition, layer 'pool1': Check failed: shape[i] >= 0"),
+        DryRun.verdict(134, building));
+    List<String> stepping =
+        List.of(
+            "I1207 23:50:00.000000 123 net.cpp:84] Creating Layer pool1",
+            "I1207 23:50:00.000000 123 net.cpp:283] Network initialization done.",
+            check);
+    assertTrue(
+        DryRun.verdict(134, stepping).startsWith("Caffe rejects this net definition: Check failed"),
+        DryRun.verdict(134, stepping));
+  }
 }

@@ -170,7 +170,7 @@ class ValidationIT {
         bad(
             "kernel larger than the input (dry run)",
             def(SOLVER, NET.replace("kernel_size: 3", "kernel_size: 9")),
-            "Caffe rejects this net definition",
+            "Caffe rejects this net definition, layer 'conv': ",
             "Check failed"));
   }
 
