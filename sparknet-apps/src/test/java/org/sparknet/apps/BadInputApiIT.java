@@ -192,6 +192,19 @@ class BadInputApiIT {
             train(examples.subList(0, 10), 2),
             "10 examples",
             "fewer than one batch"),
+        // A build without the check took the data ("Expected java.lang.IllegalArgumentException
+        // to be thrown, but nothing was thrown"); from the CLI, 20000 workers on 10,000 examples
+        // had not ended round 1 after ten minutes, with the driver at 8.7 GB.
+        row(
+            "more workers than examples",
+            () -> {
+              try (SparkNetTrainer t =
+                  new SparkNetTrainer(sc(), config(lenet).optWorkers(300).build())) {
+                t.setTrainingData(rdd(examples, 2));
+              }
+            },
+            "256 examples, fewer than one for each of the 300 workers",
+            "use at most 4 workers"),
         row(
             "features of another size",
             train(withExample(5, new float[100], 1), 2),

@@ -48,7 +48,8 @@ final class NetInputs {
    * partitions), packed and cached.
    *
    * @param source names the data in errors, e.g. "Column 'features'"
-   * @throws IllegalArgumentException when it holds less than one batch
+   * @throws IllegalArgumentException when it holds less than one batch, or fewer examples than
+   *     workers
    */
   PackedData training(JavaRDD<Example> examples, int workers, String source) {
     JavaRDD<Example> parts =
@@ -68,6 +69,22 @@ final class NetInputs {
                       + description
                       + "; every step would repeat examples")
               + "; give more data or lower the net's training batch size");
+    }
+    if (total < workers) {
+      // Each worker holds a net (native memory for its blobs) for the executor's life: workers
+      // beyond the examples would train on nothing, and by the thousand they exhaust the
+      // executors' memory before a round ends.
+      packed.unpersist();
+      throw new IllegalArgumentException(
+          "The training data has "
+              + total
+              + " examples, fewer than one for each of the "
+              + workers
+              + " workers; use at most "
+              + (total / batch <= 1 ? "1 worker" : total / batch + " workers")
+              + " (one batch of "
+              + description
+              + " each) or give more data");
     }
     return packed;
   }
