@@ -42,7 +42,10 @@ final class StopSignals implements AutoCloseable {
     }
     received = "SIG" + caught.getName();
     System.err.println(
-        "sparknet: " + received + ": stopping after this round (a snapshot is written first)");
+        "sparknet: "
+            + received
+            + ": stopping after this round (a snapshot is written first); send it again to stop"
+            + " at once");
   }
 
   /** The signal that asked to stop ("SIGINT", "SIGTERM"), or null. */
