@@ -163,6 +163,26 @@ public interface NetProvider {
     return device;
   }
 
+  /**
+   * Whether this JVM has checked {@code definition} in isolation and found it safe to build here
+   * (Caffe: its dry run in a child JVM passed). The trainer asks on the driver after building its
+   * own net, and passes the answer to the executors ({@link #acceptIsolatedCheck}). The default:
+   * false, the engine checks nothing in isolation.
+   */
+  default boolean passedIsolatedCheck(NetDefinition definition) {
+    return false;
+  }
+
+  /**
+   * Takes the driver's isolated check of {@code definition} as this JVM's, so that building it here
+   * does not repeat the check: the application's executors run the driver's build of the engine,
+   * and a check in a child process costs an executor a second JVM, with the net's native memory
+   * again, that a container's memory limit must otherwise make room for. An engine accepts it only
+   * where the result cannot differ between machines (Caffe: a CPU net, not a GPU's memory). The
+   * default does nothing.
+   */
+  default void acceptIsolatedCheck(NetDefinition definition) {}
+
   /** Builds a net with the provider registered for {@code definition.engine()}. */
   static Net build(NetDefinition definition) {
     return forEngine(definition.engine()).create(definition);

@@ -55,6 +55,24 @@ public final class CaffeNetProvider implements NetProvider {
     return CaffeNet.create(definition);
   }
 
+  /** Whether this JVM's dry run of the definition (any seed) ran and passed. */
+  @Override
+  public boolean passedIsolatedCheck(NetDefinition definition) {
+    return DryRun.passed(definition);
+  }
+
+  /**
+   * A CPU definition the driver's dry run passed is not run again here: the child would build and
+   * step the same Caffe code on the same text. A GPU definition still is, since the device's memory
+   * decides there.
+   */
+  @Override
+  public void acceptIsolatedCheck(NetDefinition definition) {
+    if (definition.device().equals("cpu")) {
+      DryRun.accept(definition);
+    }
+  }
+
   /** {@link OnnxExport#of}: the TEST phase, opset 13. */
   @Override
   public byte[] exportOnnx(NetDefinition definition, WeightCollection weights) {

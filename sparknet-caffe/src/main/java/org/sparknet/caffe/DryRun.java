@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.sparknet.api.NetDefinition;
 import org.sparknet.caffe.internal.NetMemory;
 import org.sparknet.ndarray.NDArray;
@@ -25,6 +26,7 @@ import org.sparknet.ndarray.NDArray;
  */
 final class DryRun {
   private static final Map<NetDefinition, Optional<String>> VERDICTS = new ConcurrentHashMap<>();
+  private static final AtomicInteger CHILDREN = new AtomicInteger();
   private static final String FAILURE_MARK = "SPARKNET-DRY-RUN-FAILED: ";
   private static final String GPU_MEMORY_MARK = "SPARKNET-DRY-RUN-GPU-MEMORY: ";
 
@@ -39,12 +41,29 @@ final class DryRun {
     }
   }
 
+  /** Whether a dry run of {@code definition} (any seed) ran in this JVM and passed. */
+  static boolean passed(NetDefinition definition) {
+    Optional<String> verdict = VERDICTS.get(definition.withSeed(0));
+    return verdict != null && verdict.isEmpty();
+  }
+
+  /** Takes another JVM's passed dry run of {@code definition} as this one's. */
+  static void accept(NetDefinition definition) {
+    VERDICTS.putIfAbsent(definition.withSeed(0), Optional.empty());
+  }
+
+  /** Number of child JVMs this JVM has started (for tests). */
+  static int children() {
+    return CHILDREN.get();
+  }
+
   /** Number of cached verdicts (for tests). */
   static int cachedVerdicts() {
     return VERDICTS.size();
   }
 
   private static Optional<String> runChild(NetDefinition definition) {
+    CHILDREN.incrementAndGet();
     Path defFile = null;
     Path errFile = null;
     try {

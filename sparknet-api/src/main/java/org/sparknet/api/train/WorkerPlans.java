@@ -1,7 +1,10 @@
 package org.sparknet.api.train;
 
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
 import org.sparknet.api.averaging.Compression;
+import org.sparknet.api.device.TaskDevices;
 import org.sparknet.api.internal.averaging.AveragingStrategy;
 import org.sparknet.api.internal.driver.BroadcastReleaser;
 import org.sparknet.api.internal.driver.PackedData;
@@ -13,9 +16,15 @@ import org.sparknet.api.internal.worker.WorkerPlan;
 final class WorkerPlans {
   private WorkerPlans() {}
 
-  /** What the workers of trainer {@code trainerId} run, with weights of {@code layout}. */
+  /**
+   * What the workers of trainer {@code trainerId} run, with weights of {@code layout}; called on
+   * the driver once its own net is built, so that the plan carries that build's isolated check.
+   */
   static WorkerPlan of(TrainerConfig cfg, String trainerId, WeightLayout layout) {
+    NetDefinition onDriver = TaskDevices.forDriver(cfg.netDefinition());
+    boolean checked = NetProvider.forEngine(onDriver.engine()).passedIsolatedCheck(onDriver);
     return WorkerPlan.builder()
+        .checkedDevice(checked ? onDriver.device() : null)
         .trainerId(trainerId)
         .definition(cfg.netDefinition())
         .layout(layout)

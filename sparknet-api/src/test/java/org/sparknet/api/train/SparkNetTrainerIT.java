@@ -38,6 +38,7 @@ import org.sparknet.api.internal.checkpoint.Checkpoint;
 import org.sparknet.api.internal.checkpoint.CheckpointDir;
 import org.sparknet.api.internal.worker.WorkerRegistry;
 import org.sparknet.api.testnet.SoftmaxNet;
+import org.sparknet.api.testnet.SoftmaxNetProvider;
 import org.sparknet.ndarray.NDArray;
 import org.sparknet.testing.Tolerance;
 import org.sparknet.testing.data.FashionMnist;
@@ -149,6 +150,24 @@ class SparkNetTrainerIT {
       double third = ms.get(2).meanLoss();
       assertTrue(third > 0 && third < first - 0.3, "loss " + first + " -> " + third);
     }
+  }
+
+  /**
+   * The driver's isolated check of its net reaches the tasks, which take it as their own on the
+   * driver's device instead of repeating it (an executor's Caffe dry run: a second JVM with the
+   * net's native memory). A build whose tasks never took it (no acceptDriverCheck in the workers)
+   * left the list empty.
+   */
+  @Test
+  void theTasksTakeTheDriversIsolatedCheck() {
+    NetDefinition def = softmax(16, 0.05, 0).withSeed(31);
+    try (SparkNetTrainer t = new SparkNetTrainer(sc, config(def, 2, 2).build())) {
+      t.setTrainingData(rdd(split(100, 100)));
+      t.trainRound();
+    }
+    assertTrue(
+        SoftmaxNetProvider.accepted().contains(def.withDevice("cpu")),
+        "accepted: " + SoftmaxNetProvider.accepted());
   }
 
   @Test

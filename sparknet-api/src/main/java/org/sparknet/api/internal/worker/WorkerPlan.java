@@ -3,6 +3,7 @@ package org.sparknet.api.internal.worker;
 import java.io.Serializable;
 import java.util.Objects;
 import org.sparknet.api.NetDefinition;
+import org.sparknet.api.NetProvider;
 import org.sparknet.api.averaging.Compression;
 import org.sparknet.api.data.InputBlobs;
 import org.sparknet.api.device.GpuSharing;
@@ -26,6 +27,8 @@ import org.sparknet.api.internal.wire.WeightLayout;
  * @param groupSize solvers per worker (1: a plain net; more: a SolverGroup)
  * @param averaging the averaging rule: what workers send and keep, how the driver combines
  * @param gpuSharing how many workers share each GPU where Spark assigned none
+ * @param checkedDevice the device of the driver's net when the engine's isolated check of the
+ *     definition passed on the driver ({@link NetProvider#passedIsolatedCheck}), else null
  */
 public record WorkerPlan(
     String trainerId,
@@ -37,7 +40,8 @@ public record WorkerPlan(
     InputBlobs blobs,
     int groupSize,
     AveragingStrategy averaging,
-    GpuSharing gpuSharing)
+    GpuSharing gpuSharing,
+    String checkedDevice)
     implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -71,6 +75,17 @@ public record WorkerPlan(
     return definition.withSeed(definition.seed() + 1_000_003L * (partition + 1));
   }
 
+  /**
+   * Takes the driver's isolated check of the definition as this JVM's, where there was one: the
+   * engine decides for which devices it holds ({@link NetProvider#acceptIsolatedCheck}).
+   */
+  void acceptDriverCheck() {
+    if (checkedDevice != null) {
+      NetProvider.forEngine(definition.engine())
+          .acceptIsolatedCheck(definition.withDevice(checkedDevice));
+    }
+  }
+
   /** Builds a {@link WorkerPlan}; every value is named. */
   public static final class Builder {
     private String trainerId;
@@ -83,6 +98,7 @@ public record WorkerPlan(
     private int groupSize = 1;
     private AveragingStrategy averaging = AveragingStrategy.plain();
     private GpuSharing gpuSharing = GpuSharing.DEFAULT;
+    private String checkedDevice;
 
     private Builder() {}
 
@@ -136,6 +152,12 @@ public record WorkerPlan(
       return this;
     }
 
+    /** The device on which the driver's isolated check of the definition passed (null: none). */
+    public Builder checkedDevice(String device) {
+      this.checkedDevice = device;
+      return this;
+    }
+
     public WorkerPlan build() {
       return new WorkerPlan(
           trainerId,
@@ -147,7 +169,8 @@ public record WorkerPlan(
           blobs,
           groupSize,
           averaging,
-          gpuSharing);
+          gpuSharing,
+          checkedDevice);
     }
   }
 }

@@ -57,6 +57,7 @@ public final class WorkerRegistry {
    * and so its devices, with the plan's group size and GPU sharing.
    */
   static Acquired acquireTraining(WorkerPlan plan, int partition, int round) {
+    plan.acceptDriverCheck();
     return acquire(
         plan.trainerId(),
         Role.TRAIN,

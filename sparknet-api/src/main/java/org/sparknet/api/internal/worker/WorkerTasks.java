@@ -71,6 +71,7 @@ public final class WorkerTasks {
     if (shard == null || shard.isEmpty()) {
       return List.of(new OutputSums()).iterator();
     }
+    plan.acceptDriverCheck();
     Worker w =
         WorkerRegistry.acquire(
                 plan.trainerId(),
