@@ -283,6 +283,7 @@ public final class TrainCommand implements Callable<Integer> {
     String master =
         sparkOptions.master != null ? sparkOptions.master : System.getProperty("spark.master");
     Map<String, String> conf = new HashMap<>();
+    LocalNetMemory.check(master, p.def(), slots, groupSize);
     MemoryOverhead.forRun(master, p.def(), slots, groupSize)
         .ifPresent(
             v -> {

@@ -165,6 +165,13 @@ class BadInputCliIT {
         row("tau-seconds 0", f -> f.trainWith("--tau", null, "--tau-seconds", "0"), "tauSeconds"),
         row("workers 0", f -> f.trainWith("--workers", "0"), "--workers", "workers=0"),
         row("workers negative", f -> f.trainWith("--workers", "-2"), "workers=-2"),
+        // Before Spark starts. A build without LocalNetMemory started Spark with a million local
+        // workers: the test JVM died ("unable to create native thread: possibly out of memory").
+        row(
+            "more local workers than the memory holds",
+            f -> f.trainWith("--workers", "1000000"),
+            "--workers 1000000: a local run keeps every worker's net in this JVM",
+            "use at most"),
         row("rounds 0", f -> f.trainWith("--rounds", "0"), "rounds=0"),
         row("group size 0", f -> f.train("--group-size", "0"), "--group-size", "got 0"),
         row(
