@@ -2,10 +2,7 @@ package org.sparknet.apps.cli;
 
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
-import org.sparknet.api.Net;
 import org.sparknet.api.NetDefinition;
-import org.sparknet.api.NetProvider;
-import org.sparknet.api.device.TaskDevices;
 
 /**
  * Whether a local run's nets fit in the machine: in local mode every worker's net lives in this
@@ -29,12 +26,12 @@ final class LocalNetMemory {
     if (!local || workers <= 0 || !def.device().equals("cpu")) {
       return;
     }
-    long bytes;
-    try (Net net = NetProvider.build(TaskDevices.forDriver(def))) {
-      bytes = net.nativeBytes();
-    }
     checkFits(
-        bytes, workers, Math.max(1, groupSize), machineBytes(), Runtime.getRuntime().maxMemory());
+        MemoryOverhead.netBytes(def),
+        workers,
+        Math.max(1, groupSize),
+        machineBytes(),
+        Runtime.getRuntime().maxMemory());
   }
 
   /**
@@ -50,8 +47,7 @@ final class LocalNetMemory {
     if (needMib <= roomMib) {
       return;
     }
-    double perWorkerMib = 1.25 * netBytes * groupSize / MIB;
-    long most = Math.max(0, (long) ((roomMib - MemoryOverhead.BASE_MIB) / perWorkerMib));
+    long most = MemoryOverhead.mostNets(netBytes, roomMib) / groupSize;
     throw new IllegalArgumentException(
         String.format(
             Locale.ROOT,

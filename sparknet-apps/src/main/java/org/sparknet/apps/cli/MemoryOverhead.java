@@ -43,6 +43,21 @@ record MemoryOverhead(long neededMib, int nets, long netBytes) {
     return new MemoryOverhead(mib, nets, netBytes);
   }
 
+  /**
+   * The most nets of {@code netBytes} each whose need ({@link #of}) fits in {@code roomMib}: the
+   * rule above solved for the number of nets.
+   */
+  static long mostNets(long netBytes, long roomMib) {
+    return Math.max(0, (long) ((roomMib - BASE_MIB) / (1.25 * netBytes / MIB)));
+  }
+
+  /** One net's native bytes ({@link Net#nativeBytes()}), from a net built once on this JVM. */
+  static long netBytes(NetDefinition def) {
+    try (Net net = NetProvider.build(TaskDevices.forDriver(def))) {
+      return net.nativeBytes();
+    }
+  }
+
   /** True where the master's cluster manager enforces the overhead: YARN and Kubernetes. */
   static boolean enforced(String master) {
     return master != null && (YarnSettings.isYarn(master) || master.strip().startsWith("k8s://"));
@@ -102,10 +117,7 @@ record MemoryOverhead(long neededMib, int nets, long netBytes) {
     if (!enforced(master)) {
       return Optional.empty();
     }
-    long bytes;
-    try (Net net = NetProvider.build(TaskDevices.forDriver(def))) {
-      bytes = net.nativeBytes();
-    }
+    long bytes = netBytes(def);
     int cores = Integer.parseInt(System.getProperty("spark.executor.cores", "1").strip());
     int perExecutor = Math.max(1, cores / Math.max(1, groupSize));
     String instances = System.getProperty("spark.executor.instances");
