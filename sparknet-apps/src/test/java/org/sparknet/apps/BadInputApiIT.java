@@ -193,8 +193,7 @@ class BadInputApiIT {
             "10 examples",
             "fewer than one batch"),
         // A build without the check took the data ("Expected java.lang.IllegalArgumentException
-        // to be thrown, but nothing was thrown"); from the CLI, 20000 workers on 10,000 examples
-        // had not ended round 1 after ten minutes, with the driver at 8.7 GB.
+        // to be thrown, but nothing was thrown") and would have built a net for each worker.
         row(
             "more workers than examples",
             () -> {
